@@ -1,0 +1,30 @@
+"""Planning domains on batches of states: the sliding-tile puzzle, the pancake puzzle and blocksworld.
+
+`make_domain(name)` accepts `8-puzzle`, `15-puzzle`, `24-puzzle` (any (W²−1)-puzzle), `<n>-pancake` and
+`<n>-blocksworld`. What a domain provides is described in `la.domains.domain`.
+"""
+import math
+import re
+
+from la.domains.blocksworld import Blocksworld
+from la.domains.domain import Domain
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+
+__all__ = ["Domain", "SlidingTile", "Pancake", "Blocksworld", "make_domain", "random_walk"]
+
+
+def make_domain(name: str) -> Domain:
+    """The domain called `name`, e.g. '15-puzzle', '24-pancake', '15-blocksworld'."""
+    match = re.fullmatch(r"(\d+)-(puzzle|pancake|blocksworld)", name.strip().lower())
+    if match is None:
+        raise ValueError(f"unknown domain {name!r}: expected 8-puzzle, 15-puzzle, 24-puzzle, "
+                         f"<n>-pancake or <n>-blocksworld")
+    n, kind = int(match.group(1)), match.group(2)
+    if kind == "puzzle":
+        width = math.isqrt(n + 1)
+        if width * width != n + 1:
+            raise ValueError(f"no sliding-tile puzzle has {n} tiles: n + 1 must be a square (8, 15, 24, ...)")
+        return SlidingTile(width)
+    return Pancake(n) if kind == "pancake" else Blocksworld(n)

@@ -1,0 +1,70 @@
+"""Classical heuristics: Manhattan distance, Helmert's gap heuristic and Hamming (out of place).
+
+All take a batch of states and return int64 values. Manhattan and gap are also incremental (see
+`la.heuristics.base`): a move changes one tile's distance, or one pair of neighbouring pancakes.
+"""
+import numpy as np
+
+from la.domains import Pancake, SlidingTile
+
+
+class Manhattan:
+    """Sum over the tiles (blank excluded) of |Δrow| + |Δcol| to their goal positions (reference §8.2)."""
+
+    def __init__(self, domain: SlidingTile):
+        self.domain = domain
+        row, col = domain.row, domain.col
+        self.table = np.abs(row[None, :] - row[:, None]) + np.abs(col[None, :] - col[:, None])  # (tile, pos)
+        self.table[0] = 0                                                        # the blank is not counted
+        # change of the distance of each tile under each move code (blank b -> t: the tile goes t -> b)
+        self.delta = self.table[:, domain.blank_from] - self.table[:, domain.blank_to]     # (tile, move)
+
+    def __call__(self, states):
+        return self.table[states, np.arange(self.domain.size)].sum(axis=1)
+
+    def start(self, states):
+        return self(states), None
+
+    def step(self, states, h, carry, parent, move):
+        tile, _, _ = self.domain.moved_tile(states, parent, move)
+        return h[parent] + self.delta[tile, move], None
+
+
+class Gap:
+    """Helmert's gap heuristic: neighbouring pancakes that differ by more than one, the plate included."""
+
+    def __init__(self, domain: Pancake):
+        self.domain = domain
+
+    def __call__(self, states):
+        below = np.concatenate([states[:, 1:], np.full((len(states), 1), self.domain.size)], axis=1)
+        return (np.abs(states.astype(np.int64) - below) > 1).sum(axis=1)
+
+    def start(self, states):
+        return self(states), None
+
+    def step(self, states, h, carry, parent, move):
+        # Flip k reverses positions 0..k: only the pair (k, k+1) changes, to (top pancake, k+1).
+        plate = np.concatenate([states, np.full((len(states), 1), self.domain.size, states.dtype)], axis=1)
+        top = plate[parent, 0].astype(np.int64)
+        at_k = plate[parent, move].astype(np.int64)
+        below = plate[parent, move + 1].astype(np.int64)
+        return h[parent] + (np.abs(top - below) > 1) - (np.abs(at_k - below) > 1), None
+
+
+class Hamming:
+    """Number of tiles, pancakes or blocks not where the goal has them (the blank is not counted).
+
+    Admissible for the sliding-tile puzzle and blocksworld (a move changes one tile or one block), but not
+    for the pancake puzzle, where one flip can put many pancakes in place.
+    """
+
+    def __init__(self, domain):
+        self.domain = domain
+        self.blank = isinstance(domain, SlidingTile)
+
+    def __call__(self, states):
+        wrong = states != self.domain.goal
+        if self.blank:
+            wrong &= states != 0
+        return wrong.sum(axis=1)

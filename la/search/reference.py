@@ -1,0 +1,77 @@
+"""IDA* as the textbook writes it (Korf 1985): recursive, one state at a time.
+
+For teaching and for tests. It visits nodes in exactly the authors' order (reference §9): children in the
+domain's move order, the goal recognised only when f <= bound, the bound raised to the smallest f that
+exceeded it. The heuristic is called once per expanded node, on the batch of that node's children.
+"""
+import math
+import time
+
+import numpy as np
+
+from la.heuristics.base import as_int
+from la.search.result import Budget, SearchResult
+
+FOUND = -1
+
+
+class _OutOfBudget(Exception):
+    """Raised deep in the recursion when a limit runs out."""
+
+
+def ida_star(domain, heuristic, start, node_limit=None, time_limit=None) -> SearchResult:
+    """IDA*: depth-first searches under an f-bound that rises until the goal lies within it."""
+    began = time.perf_counter()
+    budget = Budget(node_limit, time_limit, began)
+    node_cap = math.inf if node_limit is None else node_limit
+    goal = tuple(int(v) for v in domain.goal)
+    generated, expanded = 1, 0                                     # the root counts as generated
+
+    def h_of(states):
+        return as_int(heuristic(np.array(states, dtype=np.uint8))).tolist()
+
+    def search(path, g, h, bound, pop):
+        """FOUND, or the smallest f beyond the bound below this node."""
+        nonlocal generated, expanded
+        node = path[-1]
+        f = g + h
+        if f > bound:
+            return f
+        if node == goal:
+            return FOUND
+        expanded += 1
+        children = domain.neighbours(node, pop)
+        smallest = math.inf
+        for (move, child), h_child in zip(children, h_of([c for _, c in children]) if children else []):
+            generated += 1
+            if generated > node_cap or (generated % 4096 == 0 and budget.exceeded(generated, time.perf_counter())):
+                raise _OutOfBudget
+            path.append(child)
+            t = search(path, g + 1, h_child, bound, int(domain.inverse(move)))
+            if t == FOUND:
+                return FOUND
+            smallest = min(smallest, t)
+            path.pop()
+        return smallest
+
+    path = [tuple(int(v) for v in domain.validate(start))]
+    h0 = h_of(path)[0]
+    bound, status, per_iteration, bounds = h0, None, [], []
+    try:
+        while status is None:
+            before = generated - (0 if per_iteration else 1)           # the root belongs to iteration 1
+            bounds.append(bound)
+            t = search(path, 0, h0, bound, -1)
+            per_iteration.append(generated - before)
+            if t == FOUND:
+                status = "solved"
+            elif t == math.inf:
+                status = "no solution"
+            bound = t
+    except _OutOfBudget:
+        per_iteration.append(generated - before)
+        status = budget.exceeded(generated, time.perf_counter())
+    solved = status == "solved"
+    return SearchResult(solved, len(path) - 1 if solved else None,
+                        np.array(path, dtype=np.uint8) if solved else None, generated, expanded,
+                        len(per_iteration), time.perf_counter() - began, status, per_iteration, bounds)

@@ -1,0 +1,80 @@
+"""Solve one task with IDA* and a classical heuristic.
+
+    python -m la.solve --korf 12
+    python -m la.solve --domain 8-puzzle "8 1 2 0 4 3 7 5 6" --algorithm reference
+    python -m la.solve --domain 10-pancake --json 9 3 5 1 0 2 8 7 4 6
+
+Exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
+"""
+import json
+import sys
+
+from la import data
+from la.cli import Parser, run
+from la.domains import Blocksworld, Pancake, make_domain
+from la.heuristics import CLASSICAL, make_heuristic
+from la.search import ida_star, reference
+
+DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}     # and "md" for the sliding-tile puzzle
+
+
+def parse_args(argv):
+    parser = Parser(prog="python -m la.solve", description=__doc__.split("\n")[0])
+    parser.add_argument("state", nargs="*", help="the start state: space-separated integers")
+    parser.add_argument("--domain", default=None, help="8-puzzle, 15-puzzle (default), 24-puzzle, "
+                        "<n>-pancake or <n>-blocksworld")
+    parser.add_argument("--heuristic", choices=CLASSICAL, default=None,
+                        help="md (sliding tiles, default there), gap (pancakes, default there), hamming")
+    parser.add_argument("--algorithm", choices=("batched", "reference"), default="batched")
+    parser.add_argument("--korf", type=int, metavar="N", help="Korf's 15-puzzle instance N (1..100)")
+    parser.add_argument("--korf24", type=int, metavar="N", help="Korf's 24-puzzle instance N (1..50)")
+    parser.add_argument("--node-limit", type=int, metavar="NODES", help="stop after this many generated nodes")
+    parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop after this many seconds")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser.parse_args(argv)
+
+
+def task(args):
+    """The domain, the start state and its optimal cost if known, from the arguments."""
+    chosen = [name for name, given in [("a state", bool(args.state)), ("--korf", args.korf is not None),
+                                       ("--korf24", args.korf24 is not None)] if given]
+    if len(chosen) != 1:
+        raise ValueError("give exactly one of: a state, --korf N, --korf24 N"
+                         + (f" (got {' and '.join(chosen)})" if chosen else ""))
+    if args.state:
+        domain = make_domain(args.domain or "15-puzzle")
+        return domain, domain.parse(" ".join(args.state)), None
+    korf15 = args.korf is not None
+    name, instances, count = ("15-puzzle", data.korf100(), 100) if korf15 else ("24-puzzle", data.korf50_24(), 50)
+    number = args.korf if korf15 else args.korf24
+    if args.domain not in (None, name):
+        raise ValueError(f"--korf{'' if korf15 else '24'} instances are {name} tasks, not {args.domain}")
+    if not 1 <= number <= count:
+        raise ValueError(f"there is no instance {number}: Korf's {name} instances are numbered 1..{count}")
+    instance = instances[number - 1]
+    return make_domain(name), instance.state, instance.optimal
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    domain, start, optimal = task(args)
+    heuristic = make_heuristic(args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md"), domain)
+    search = ida_star if args.algorithm == "batched" else reference.ida_star
+    result = search(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit)
+    if args.json:
+        record = {"domain": domain.name, "heuristic": args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md"),
+                  "algorithm": args.algorithm, "start": start.astype(int).tolist(), "optimal": optimal,
+                  **result.to_json(), "nodes_per_second": result.nodes_per_second}
+        print(json.dumps(record))
+    else:
+        print(domain.format(start))
+        outcome = f"cost {result.cost}" if result.solved else f"not solved ({result.status})"
+        known = f" (optimal {optimal})" if optimal is not None else ""
+        print(f"{outcome}{known}  generated {result.generated:,}  expanded {result.expanded:,}  "
+              f"iterations {result.iterations}  {result.seconds:.2f} s  "
+              f"{result.nodes_per_second / 1e6:.2f} M nodes/s")
+    return 0 if result.solved else 1
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))

@@ -1,0 +1,20 @@
+"""Test tiers: the default suite runs in a few minutes; `python -m pytest --slow` adds the long checks."""
+import pytest
+
+
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the long checks (all of Korf's 100, every tutorial, ...)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: a long check, run only with --slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="long check: run with --slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -1,0 +1,75 @@
+"""The command-line entry points: output, exit status, one-line errors."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from la.domains import SlidingTile
+from la.search import check_plan
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_solve_korf_instance_as_json():
+    out = run("la.solve", "--korf", "12", "--json")
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert {"solved", "cost", "plan", "generated", "expanded", "seconds"} <= set(record)
+    assert record["solved"] and record["cost"] == record["optimal"] == 45
+    check_plan(SlidingTile(4), np.array(record["start"]), np.array(record["plan"]))
+
+
+def test_solve_human_output_and_reference_algorithm():
+    out = run("la.solve", "--domain", "8-puzzle", "8 1 2 0 4 3 7 5 6", "--algorithm", "reference")
+    assert out.returncode == 0, out.stderr
+    assert "cost 21" in out.stdout and "generated" in out.stdout and "nodes/s" in out.stdout
+
+
+def test_solve_other_domains():
+    assert run("la.solve", "--domain", "10-pancake", "9 3 5 1 0 2 8 7 4 6").returncode == 0
+    # stacks [1 2] [3 4 5] [6]: 5 and 4 off, then 3, 4, 5 and 6 onto the tower: 6 moves
+    out = run("la.solve", "--domain", "6-blocksworld", "--json", "0 1 0 3 4 0")
+    assert json.loads(out.stdout)["cost"] == 6
+
+
+def test_unsolved_within_the_node_limit_exits_1():
+    out = run("la.solve", "--korf", "1", "--node-limit", "1000")
+    assert out.returncode == 1 and "not solved (node limit)" in out.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["1 2 3"], "has 16 numbers"),
+    (["0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15"], "unsolvable"),
+    (["--korf", "0"], "no instance 0"),
+    (["--korf24", "51"], "no instance 51"),
+    (["--domain", "15-towers", "1 2"], "unknown domain"),
+    (["--domain", "5-pancake", "--heuristic", "md", "0 1 2 3 4"], "'md'"),
+    (["--heuristic", "mystery", "--korf", "1"], "invalid choice"),
+    (["--korf", "1", "0 1 2"], "exactly one of"),
+    ([], "exactly one of"),
+    (["--korf", "1", "--node-limit", "0"], "node limit"),
+    (["--domain", "4-blocksworld", "0 1 1 0"], "both stand on block 1"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    out = run("la.solve", *args)
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1 and message in out.stderr and out.stdout == ""
+
+
+def test_bench_search_quick_json():
+    out = run("la.bench", "--only", "search", "--quick", "--json")
+    assert out.returncode == 0, out.stderr
+    row = json.loads(out.stdout)["search"]
+    assert row["batched"]["nodes_per_second"] > 0 and row["ratio"] > 1
+
+
+def test_bench_rejects_unknown_sections():
+    out = run("la.bench", "--only", "everything")
+    assert out.returncode == 2 and "unknown benchmark section" in out.stderr
