@@ -36,7 +36,8 @@ class SlidingTile(Domain):
         # _allowed[b, pop] = which directions are legal from blank b and not the pruned move `pop`;
         # the last column (index -1, the root's pop) prunes nothing.
         pops = np.append(np.arange(self.size ** 2), -1)
-        self._allowed = self._legal[:, None, :] & (self._code[:, None, :] != pops[None, :, None])
+        allowed = self._legal[:, None, :] & (self._code[:, None, :] != pops[None, :, None])  # (N, N²+1, 4)
+        self._allowed = allowed.reshape(-1, 4)                    # row b·(N²+1) + pop, pop = -1 -> column N²
 
     # --- moves -------------------------------------------------------------------------------------------
 
@@ -47,13 +48,17 @@ class SlidingTile(Domain):
     def successors(self, states, pop=None):
         """Legal moves of every state, minus each state's `pop` move (parent pruning), parent-major."""
         blank = self.blank(states)
-        allowed = self._legal[blank] if pop is None else self._allowed[blank, pop]   # (n, 4)
+        if pop is None:
+            allowed = np.take(self._legal, blank, axis=0)                          # (n, 4)
+        else:
+            allowed = np.take(self._allowed, blank * (self.size ** 2 + 1) + pop % (self.size ** 2 + 1), axis=0)
         index = np.flatnonzero(allowed)
-        return index >> 2, self._code.reshape(-1)[blank[index >> 2] * 4 + (index & 3)]
+        parent = index >> 2
+        return parent, np.take(self._code, np.take(blank, parent) * 4 + (index & 3))
 
     def apply(self, states, parent, move):
         """The children `move[i]` applied to `states[parent[i]]`, (len(parent), N)."""
-        children = states[parent]
+        children = np.take(states, parent, axis=0)                         # rows: np.take beats states[parent]
         flat = children.reshape(-1)
         base = np.arange(len(parent)) * self.size
         t = base + self.blank_to[move]
@@ -67,8 +72,8 @@ class SlidingTile(Domain):
 
     def moved_tile(self, states, parent, move):
         """For each move: the tile that slides, the position it leaves and the position it enters."""
-        t = self.blank_to[move]
-        return states.reshape(-1)[parent * self.size + t], t, self.blank_from[move]
+        t = np.take(self.blank_to, move)
+        return np.take(states.reshape(-1), parent * self.size + t), t, np.take(self.blank_from, move)
 
     def neighbours(self, state: tuple, pop: int = -1) -> list:
         """Plain-Python successors of one state as (move, child) pairs, in move order (reference IDA*)."""

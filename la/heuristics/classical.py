@@ -27,7 +27,7 @@ class Manhattan:
 
     def step(self, states, h, carry, parent, move):
         tile, _, _ = self.domain.moved_tile(states, parent, move)
-        return h[parent] + self.delta[tile, move], None
+        return np.take(h, parent) + np.take(self.delta, tile.astype(np.int64) * self.delta.shape[1] + move), None
 
 
 class Gap:

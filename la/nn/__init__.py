@@ -1,0 +1,19 @@
+"""Neural networks by hand, in NumPy: the two networks of the paper and what they are built from.
+
+| module       | part of the paper                                                                         |
+|--------------|-------------------------------------------------------------------------------------------|
+| layers.py    | dense layers, ReLU, inverted dropout, He-normal initialisation (§5), softplus ρ ↦ σ (§2)   |
+| ffnn.py      | the planning network: μ and σ_a trained with Eq. (1) (§2, §4; reference §6.2)             |
+| wunn.py      | the weight-uncertainty network: Eq. (2) with local reparameterisation, σ_e (§2, §5; ref. §6.3) |
+| adam.py      | Adam (Kingma & Ba, Algorithm 1) and the reference WUNN's Nesterov/frozen variant (ref. §6.3) |
+| config.py    | FFNNConfig, WUNNConfig: the paper's hyperparameters for the two networks (§5)              |
+| persist.py   | save/load of networks and optimiser state as .npz, without pickle                          |
+| gradcheck.py | central finite differences, used by the tests and tutorial 03                              |
+"""
+from la.nn.adam import Adam
+from la.nn.config import FFNNConfig, WUNNConfig, build_ffnn, build_wunn
+from la.nn.ffnn import FFNN
+from la.nn.persist import load, save
+from la.nn.wunn import WUNN
+
+__all__ = ["FFNN", "WUNN", "Adam", "save", "load", "FFNNConfig", "WUNNConfig", "build_ffnn", "build_wunn"]

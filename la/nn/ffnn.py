@@ -1,0 +1,129 @@
+"""The planning network (paper §4; reference §6.2): n_in → n_hidden ReLU → 1 output (μ) or 2 outputs (μ, φ).
+
+With two outputs the second one, φ, gives the aleatoric standard deviation σ_a = softplus(clip(φ, φ_min, φ_max))
+and the loss is Eq. (1). With one output the loss is ½(μ − y)², i.e. Eq. (1) with σ_a fixed at 1.
+
+Dropout: the network keeps the `rng` it was built with and draws a fresh inverted-dropout mask from it at every
+`loss_and_grads` call (reference §6.2: the mask is "resampled every step"). So the sequence of training steps is
+reproducible from the construction seed; `la.nn.persist` saves that rng's state with the weights so that a
+reloaded network continues the same mask sequence. The rng is shared, not copied: to keep the masks independent
+of a caller's other draws, give the network its own generator (e.g. `rng.spawn(1)[0]`).
+"""
+import numpy as np
+
+from la.nn.layers import (dense_backward, dense_forward, dropout_backward, dropout_forward, dropout_mask,
+                          he_normal, relu_backward, relu_forward, softplus, softplus_grad)
+
+
+def phi_to_sigma_a(phi, phi_min: float, phi_max: float):
+    """σ_a = softplus(clip(φ, φ_min, φ_max)) (paper §2 with the reference's clip, §6.2)."""
+    return softplus(np.clip(phi, phi_min, phi_max))
+
+
+def squared_loss(mu, y):
+    """½(μ − y)² averaged over the batch; returns (loss, dmu)."""
+    r = mu - y                                                # (B,)
+    return 0.5 * float(np.mean(r * r)), r / len(r)
+
+
+def gaussian_nll(mu, phi, y, phi_min: float, phi_max: float):
+    """Eq. (1): mean over the batch of (μ − y)²/(2σ_a²) + ln σ_a; returns (loss, dmu, dphi)."""
+    phi_c = np.clip(phi, phi_min, phi_max)                    # (B,)
+    sigma_a = softplus(phi_c)                                 # (B,)
+    r = mu - y
+    loss = float(np.mean(r * r / (2 * sigma_a * sigma_a) + np.log(sigma_a)))
+    dmu = r / (sigma_a * sigma_a) / len(r)
+    dsigma_a = (1 / sigma_a - r * r / sigma_a ** 3) / len(r)
+    # Straight-through clip (reference §6.2, its B5): d clip/dφ is taken as 1 everywhere, so outside the range
+    # φ receives the gradient evaluated at the bound. The true derivative is 0 there, and a φ that once left the
+    # range (initialisation, one large step) would never move again, freezing σ_a at the bound; with the
+    # straight-through gradient it comes back as soon as the data asks for a σ_a inside the range.
+    dphi = dsigma_a * softplus_grad(phi_c)
+    return loss, dmu, dphi
+
+
+class FFNN:
+    """Two-layer ReLU network with explicit forward/backward (paper §4, §5; reference §6.2)."""
+
+    def __init__(self, n_in: int, n_hidden: int, n_out: int, rng: np.random.Generator, dropout: float = 0.0,
+                 phi_min: float = -5.0, phi_max: float = 1.0, dtype=np.float64):
+        if n_out not in (1, 2):
+            raise ValueError(f"n_out must be 1 (mean only) or 2 (mean and φ), got {n_out}")
+        if not 0.0 <= dropout < 1.0:
+            raise ValueError(f"dropout must be in [0, 1), got {dropout}")
+        if not phi_min < phi_max:
+            raise ValueError(f"need phi_min < phi_max, got {phi_min}, {phi_max}")
+        self.n_in, self.n_hidden, self.n_out = n_in, n_hidden, n_out
+        self.dropout, self.phi_min, self.phi_max = dropout, phi_min, phi_max
+        self.dtype = np.dtype(dtype)
+        self.rng = rng          # kept for the dropout masks, see the module docstring
+        self.params = {
+            "W1": he_normal(n_in, n_hidden, rng, self.dtype),           # (n_in, H)
+            "b1": np.zeros(n_hidden, dtype=self.dtype),                 # (H,)   biases start at 0 (paper §5)
+            "W2": he_normal(n_hidden, n_out, rng, self.dtype),          # (H, n_out)
+            "b2": np.zeros(n_out, dtype=self.dtype),                    # (n_out,)
+        }
+
+    def config(self) -> dict:
+        """Constructor arguments (except rng), as JSON-able values; used by la.nn.persist."""
+        return {"n_in": self.n_in, "n_hidden": self.n_hidden, "n_out": self.n_out, "dropout": self.dropout,
+                "phi_min": self.phi_min, "phi_max": self.phi_max, "dtype": self.dtype.name}
+
+    def predict_from_hidden(self, z1):
+        """Outputs (μ, σ_a) from hidden PRE-activations z1 = X·W1 + b1, shape (n, H); σ_a is None for one output.
+
+        Search can update z1 incrementally when one tile moves, and then needs only this second half.
+        """
+        a1 = np.maximum(z1, 0)                                           # (n, H)
+        out = a1 @ self.params["W2"] + self.params["b2"]                 # (n, n_out)
+        mu = out[:, 0]
+        if self.n_out == 1:
+            return mu, None
+        return mu, phi_to_sigma_a(out[:, 1], self.phi_min, self.phi_max)
+
+    def predict(self, X):
+        """(μ, σ_a) for a batch of inputs (n, n_in); no dropout at prediction time."""
+        X = self._check_X(X)
+        return self.predict_from_hidden(X @ self.params["W1"] + self.params["b1"])
+
+    def loss_and_grads(self, X, y, mask=None):
+        """Batch loss (Eq. (1), or ½(μ − y)² for one output) and its gradients, keyed like `params`.
+
+        `mask` (B, H) fixes the dropout mask (for gradient checks); by default a fresh one is drawn from self.rng.
+        """
+        X = self._check_X(X)
+        y = self._check_y(y, len(X))
+        p = self.params
+        z1, cache1 = dense_forward(X, p["W1"], p["b1"])                 # (B, H)
+        a1, cache_relu = relu_forward(z1)                               # (B, H)
+        if self.dropout > 0:
+            if mask is None:
+                mask = dropout_mask(a1.shape, self.dropout, self.rng, self.dtype)
+            a1, cache_drop = dropout_forward(a1, mask)
+        elif mask is not None:
+            raise ValueError("a dropout mask was given to a network built with dropout=0")
+        out, cache2 = dense_forward(a1, p["W2"], p["b2"])               # (B, n_out)
+        if self.n_out == 1:
+            loss, dmu = squared_loss(out[:, 0], y)
+            dout = dmu[:, None]                                         # (B, 1)
+        else:
+            loss, dmu, dphi = gaussian_nll(out[:, 0], out[:, 1], y, self.phi_min, self.phi_max)
+            dout = np.stack([dmu, dphi], axis=1)                        # (B, 2)
+        da1, dW2, db2 = dense_backward(dout, cache2)
+        if self.dropout > 0:
+            da1 = dropout_backward(da1, cache_drop)
+        dz1 = relu_backward(da1, cache_relu)
+        _, dW1, db1 = dense_backward(dz1, cache1, need_da=False)
+        return loss, {"W1": dW1, "b1": db1, "W2": dW2, "b2": db2}
+
+    def _check_X(self, X):
+        X = np.asarray(X, dtype=self.dtype)
+        if X.ndim != 2 or X.shape[1] != self.n_in:
+            raise ValueError(f"X has shape {X.shape}, expected (n, {self.n_in})")
+        return X
+
+    def _check_y(self, y, n: int):
+        y = np.asarray(y, dtype=self.dtype)
+        if y.size != n or y.ndim > 2:
+            raise ValueError(f"y has shape {y.shape}, expected ({n},) to match X")
+        return y.reshape(n)

@@ -1,0 +1,130 @@
+"""Save and load an FFNN, a WUNN or an Adam state without pickle: one .npz per object (style habit 9).
+
+Layout: one array per parameter, keyed by its name (`W1`, `W1_mu`, ...; Adam: `m/<name>`, `v/<name>`, `t`),
+plus `__meta__`, a one-element string array holding JSON: the class name, the constructor arguments and, for
+the FFNN, the state of its dropout rng. Restoring that rng means a reloaded FFNN draws the same dropout masks
+the original would have drawn next, so an interrupted-and-resumed training run matches an uninterrupted one.
+
+`save` writes a temporary file in the target directory and renames it over the target (atomic on POSIX), so an
+interrupted run never leaves a half-written file. `load` reads with allow_pickle=False and checks that every
+expected array is present with the expected shape; a problem raises ValueError naming the file and the key.
+"""
+import json
+import os
+import tempfile
+
+import numpy as np
+
+from la.nn.adam import Adam
+from la.nn.ffnn import FFNN
+from la.nn.wunn import WUNN
+
+META = "__meta__"
+FORMAT = 1
+
+
+def save(obj, path) -> None:
+    """Write an FFNN, WUNN or Adam to `path` (.npz), atomically."""
+    path = os.fspath(path)
+    if isinstance(obj, (FFNN, WUNN)):
+        arrays = dict(obj.params)
+        meta = {"config": obj.config()}
+        if isinstance(obj, FFNN):
+            meta["rng_state"] = obj.rng.bit_generator.state
+    elif isinstance(obj, Adam):
+        arrays = {**{"m/" + k: a for k, a in obj.m.items()}, **{"v/" + k: a for k, a in obj.v.items()},
+                  "t": np.array(obj.t)}
+        meta = {"config": obj.config(),
+                "shapes": {k: list(a.shape) for k, a in obj.m.items()},
+                "dtypes": {k: a.dtype.name for k, a in obj.m.items()}}
+    else:
+        raise ValueError(f"can only save FFNN, WUNN or Adam objects, got {type(obj).__name__}")
+    meta = {"class": type(obj).__name__, "format": FORMAT, **meta}
+    arrays[META] = np.array([json.dumps(meta, default=_jsonable)])
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".tmp-", suffix=".npz")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def load(path, rng: np.random.Generator | None = None):
+    """Read an object written by `save`. For an FFNN, `rng` (if given) replaces the saved dropout rng."""
+    path = os.fspath(path)
+    with np.load(path, allow_pickle=False) as data:
+        meta = _read_meta(data, path)
+        cls, config = meta["class"], meta.get("config", {})
+        if cls in ("FFNN", "WUNN"):
+            # Any rng will do for construction: every parameter it initialises is overwritten below.
+            net = _construct(FFNN if cls == "FFNN" else WUNN, path, rng=np.random.default_rng(0), **config)
+            _fill(net.params, data, path)
+            _check_no_extra(data, net.params.keys(), path)
+            if cls == "FFNN":
+                net.rng = rng if rng is not None else _restore_rng(meta.get("rng_state"), path)
+            return net
+        if cls == "Adam":
+            shapes, dtypes = meta.get("shapes", {}), meta.get("dtypes", {})
+            zeros = {k: np.zeros(shape, dtype=dtypes.get(k, "float64")) for k, shape in shapes.items()}
+            opt = _construct(Adam, path, params=zeros, **config)
+            _fill(opt.m, data, path, prefix="m/")
+            _fill(opt.v, data, path, prefix="v/")
+            opt.t = int(_fill({"t": np.zeros((), dtype=np.int64)}, data, path)["t"])
+            _check_no_extra(data, ["m/" + k for k in shapes] + ["v/" + k for k in shapes] + ["t"], path)
+            return opt
+        raise ValueError(f"{path}: unknown class {cls!r} in {META}; expected FFNN, WUNN or Adam")
+
+
+def _read_meta(data, path: str) -> dict:
+    if META not in data.files:
+        raise ValueError(f"{path}: missing key '{META}'; not a file written by la.nn.persist.save")
+    try:
+        meta = json.loads(str(data[META].reshape(-1)[0]))
+    except (ValueError, IndexError) as e:
+        raise ValueError(f"{path}: key '{META}' does not hold valid JSON ({e})") from e
+    if not isinstance(meta, dict) or "class" not in meta:
+        raise ValueError(f"{path}: key '{META}' has no 'class' entry")
+    return meta
+
+
+def _construct(cls, path: str, **kwargs):
+    try:
+        return cls(**kwargs)
+    except TypeError as e:      # unknown or missing constructor argument in the file
+        raise ValueError(f"{path}: the arguments in '{META}' do not fit {cls.__name__}: {e}") from e
+
+
+def _fill(target: dict, data, path: str, prefix: str = "") -> dict:
+    """Replace every array of `target` by the file's array of the same key, checking presence and shape."""
+    for name, expected in target.items():
+        key = prefix + name
+        if key not in data.files:
+            raise ValueError(f"{path}: missing key '{key}'")
+        array = data[key]
+        if array.shape != expected.shape:
+            raise ValueError(f"{path}: key '{key}' has shape {array.shape}, expected {expected.shape}")
+        target[name] = array.astype(expected.dtype)
+    return target
+
+
+def _check_no_extra(data, expected_keys, path: str) -> None:
+    extra = sorted(set(data.files) - set(expected_keys) - {META})
+    if extra:
+        raise ValueError(f"{path}: unexpected key '{extra[0]}' (is this file for another network?)")
+
+
+def _restore_rng(state, path: str) -> np.random.Generator:
+    if not isinstance(state, dict) or not hasattr(np.random, str(state.get("bit_generator"))):
+        raise ValueError(f"{path}: key '{META}' has no usable 'rng_state' for the FFNN's dropout rng")
+    bit_generator = getattr(np.random, state["bit_generator"])()
+    bit_generator.state = state
+    return np.random.Generator(bit_generator)
+
+
+def _jsonable(value):
+    """JSON fallback for the numpy arrays and scalars inside some bit generators' states."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    raise TypeError(f"cannot store {type(value).__name__} in {META}")

@@ -1,0 +1,147 @@
+"""Persistence: round trips without pickle, resumption that matches an uninterrupted run, errors that name the key."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+from la.nn import FFNN, WUNN, Adam, load, persist, save
+from la.nn.persist import META
+
+
+def trained_ffnn(seed=0):
+    rng = np.random.default_rng(seed)
+    net = FFNN(12, 6, 2, rng, dropout=0.2, dtype=np.float32)
+    opt = Adam(net.params, lr=0.01)
+    X, y = rng.random((30, 12)).astype(np.float32), rng.uniform(0, 5, 30)
+    for _ in range(3):
+        opt.step(net.params, net.loss_and_grads(X, y)[1])
+    return net, opt, X, y
+
+
+def rewrite(path, drop=None, replace=None):
+    """Copy of an .npz with one key dropped or one array replaced."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files if k != drop}
+    arrays.update(replace or {})
+    np.savez(path, **arrays)
+
+
+def test_ffnn_round_trip_keeps_config_params_dtype_and_predictions(tmp_path):
+    net, _, X, _ = trained_ffnn()
+    save(net, tmp_path / "ffnn.npz")
+    back = load(tmp_path / "ffnn.npz")
+    assert isinstance(back, FFNN) and back.config() == net.config()
+    for k in net.params:
+        assert back.params[k].dtype == np.float32
+        np.testing.assert_array_equal(back.params[k], net.params[k])
+    np.testing.assert_array_equal(back.predict(X)[1], net.predict(X)[1])
+
+
+def test_resumed_ffnn_and_adam_continue_exactly_like_an_uninterrupted_run(tmp_path):
+    net, opt, X, y = trained_ffnn(1)
+    save(net, tmp_path / "net.npz")
+    save(opt, tmp_path / "adam.npz")
+    net2, opt2 = load(tmp_path / "net.npz"), load(tmp_path / "adam.npz")
+    for _ in range(3):                       # dropout masks continue from the saved rng state
+        opt.step(net.params, net.loss_and_grads(X, y)[1])
+        opt2.step(net2.params, net2.loss_and_grads(X, y)[1])
+    for k in net.params:
+        np.testing.assert_array_equal(net2.params[k], net.params[k])
+    assert opt2.t == opt.t == 6
+
+
+def test_an_explicit_rng_replaces_the_saved_one(tmp_path):
+    net, _, X, y = trained_ffnn(2)
+    save(net, tmp_path / "net.npz")
+    a = load(tmp_path / "net.npz", rng=np.random.default_rng(7)).loss_and_grads(X, y)[1]
+    b = load(tmp_path / "net.npz", rng=np.random.default_rng(7)).loss_and_grads(X, y)[1]
+    c = load(tmp_path / "net.npz").loss_and_grads(X, y)[1]
+    np.testing.assert_array_equal(a["W1"], b["W1"])
+    assert not np.array_equal(a["W1"], c["W1"])
+
+
+def test_wunn_round_trip(tmp_path):
+    rng = np.random.default_rng(3)
+    net = WUNN(9, 5, rng, prior_var=4.0, rho_init="constant", rho_0=-4.0)
+    net.params["W1_rho"] += rng.standard_normal((9, 5))
+    save(net, tmp_path / "wunn.npz")
+    back = load(tmp_path / "wunn.npz")
+    assert isinstance(back, WUNN) and back.config() == net.config()
+    X = rng.random((4, 9))
+    np.testing.assert_array_equal(back.predict_exact(X)[1], net.predict_exact(X)[1])
+
+
+def test_adam_round_trip_keeps_moments_step_and_variant(tmp_path):
+    params = {"w": np.ones((2, 3), dtype=np.float32), "b": np.zeros(3, dtype=np.float32)}
+    opt = Adam(params, lr=0.01, nesterov=True, frozen_bias_correction=True)
+    opt.step(params, {"w": np.full((2, 3), 0.5, dtype=np.float32), "b": np.ones(3, dtype=np.float32)})
+    save(opt, tmp_path / "adam.npz")
+    back = load(tmp_path / "adam.npz")
+    assert back.config() == opt.config() and back.t == 1
+    for k in params:
+        np.testing.assert_array_equal(back.m[k], opt.m[k])
+        np.testing.assert_array_equal(back.v[k], opt.v[k])
+        assert back.m[k].dtype == np.float32
+
+
+def test_file_is_plain_npz_with_a_json_meta_entry(tmp_path):
+    net, _, _, _ = trained_ffnn()
+    save(net, tmp_path / "net.npz")
+    with np.load(tmp_path / "net.npz", allow_pickle=False) as data:
+        assert sorted(data.files) == sorted(["W1", "b1", "W2", "b2", META])
+        meta = json.loads(str(data[META][0]))
+    assert meta["class"] == "FFNN" and meta["config"]["dropout"] == 0.2
+
+
+@pytest.mark.parametrize("key", ["W2", "b1"])
+def test_missing_key_raises_an_error_naming_it(tmp_path, key):
+    save(FFNN(4, 3, 2, np.random.default_rng(0)), tmp_path / "net.npz")
+    rewrite(tmp_path / "net.npz", drop=key)
+    with pytest.raises(ValueError, match=f"missing key '{key}'"):
+        load(tmp_path / "net.npz")
+
+
+def test_wrong_shape_raises_an_error_naming_the_key(tmp_path):
+    save(WUNN(4, 3, np.random.default_rng(0)), tmp_path / "wunn.npz")
+    rewrite(tmp_path / "wunn.npz", replace={"W2_rho": np.zeros((3, 2))})
+    with pytest.raises(ValueError, match=r"key 'W2_rho' has shape \(3, 2\), expected \(3, 1\)"):
+        load(tmp_path / "wunn.npz")
+    opt = Adam({"w": np.zeros(2)})
+    save(opt, tmp_path / "adam.npz")
+    rewrite(tmp_path / "adam.npz", drop="v/w")
+    with pytest.raises(ValueError, match="missing key 'v/w'"):
+        load(tmp_path / "adam.npz")
+
+
+def test_foreign_or_broken_files_are_refused_with_a_clear_error(tmp_path):
+    np.savez(tmp_path / "plain.npz", W1=np.zeros(3))
+    with pytest.raises(ValueError, match=f"missing key '{META}'"):
+        load(tmp_path / "plain.npz")
+    save(FFNN(4, 3, 1, np.random.default_rng(0)), tmp_path / "net.npz")
+    rewrite(tmp_path / "net.npz", replace={"W1_mu": np.zeros((4, 3))})
+    with pytest.raises(ValueError, match="unexpected key 'W1_mu'"):
+        load(tmp_path / "net.npz")
+    rewrite(tmp_path / "net.npz", replace={META: np.array([json.dumps({"class": "GPT"})])})
+    with pytest.raises(ValueError, match="unknown class 'GPT'"):
+        load(tmp_path / "net.npz")
+    with pytest.raises(ValueError, match="can only save"):
+        save({"W1": np.zeros(2)}, tmp_path / "dict.npz")
+
+
+def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch):
+    first = FFNN(4, 3, 1, np.random.default_rng(0))
+    save(FFNN(4, 3, 1, np.random.default_rng(1)), tmp_path / "net.npz")
+    save(first, tmp_path / "net.npz")                                        # overwrite in place
+    assert os.listdir(tmp_path) == ["net.npz"]
+
+    def interrupted_savez(f, **arrays):                                      # dies half-way through writing
+        f.write(b"PK\x03\x04 half a zip file")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(persist.np, "savez", interrupted_savez)
+    with pytest.raises(OSError, match="disk full"):
+        save(FFNN(4, 3, 1, np.random.default_rng(2)), tmp_path / "net.npz")
+    monkeypatch.undo()
+    assert os.listdir(tmp_path) == ["net.npz"]                               # no temporary file left behind
+    np.testing.assert_array_equal(load(tmp_path / "net.npz").params["W1"], first.params["W1"])   # old file intact
