@@ -12,3 +12,12 @@ Which module implements which part of the paper:
     la.solve        `python -m la.solve`: solve one task
     la.bench        `python -m la.bench`: the speed benchmarks
 """
+import os
+
+# One BLAS thread, set before NumPy loads. The matrices here are small (20 hidden units), so threads cost more
+# than they save, and with `--jobs 2` on two cores they fight the other process; worse, a threaded sum adds in
+# a different order, so a heuristic value can round the other way and a search can take another path. With
+# one thread the same seed gives the same numbers on the same machine (across CPU types, BLAS kernels may
+# still round differently). Set the variables yourself to override.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")

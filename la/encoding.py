@@ -6,6 +6,8 @@ a one-hot of v's column (W bits) followed by a one-hot of v's row (W bits). For 
 """
 import numpy as np
 
+from la.domains import SlidingTile
+
 
 def two_dim_size(width: int) -> int:
     """Number of inputs of the encoding for a width x width board."""
@@ -33,3 +35,15 @@ def two_dim(states: np.ndarray, width: int) -> np.ndarray:
     x[rows, col_bit] = 1.0
     x[rows, row_bit] = 1.0
     return x
+
+
+def encode(domain, states: np.ndarray) -> np.ndarray:
+    """The networks' input for a batch of states of `domain` (float32 rows)."""
+    if isinstance(domain, SlidingTile):
+        return two_dim(states, domain.width)
+    raise ValueError(f"no network encoding for the {domain.name} yet: only sliding-tile puzzles have one")
+
+
+def encoding_size(domain) -> int:
+    """Number of network inputs for `domain`."""
+    return encode(domain, domain.goal[None]).shape[1]

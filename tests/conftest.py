@@ -1,6 +1,8 @@
 """Test tiers: the default suite runs in a few minutes; `python -m pytest --slow` adds the long checks."""
 import pytest
 
+import la  # noqa: F401  (first, so that NumPy loads with one BLAS thread: see la/__init__.py)
+
 
 def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", default=False,

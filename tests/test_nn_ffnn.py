@@ -160,3 +160,17 @@ def test_two_output_net_recovers_a_known_heteroscedastic_noise_level():
     mu, sigma_a = net.predict(grid[:, None])
     np.testing.assert_allclose(sigma_a, sigma_true(grid), rtol=0.3)
     np.testing.assert_allclose(mu, np.sin(3 * grid), atol=0.1)
+
+
+@pytest.mark.parametrize("n_out", [1, 2])
+def test_row_weights_equal_repeated_rows(n_out):
+    """A row of weight k/B gives the gradient of k copies of it among B rows (no dropout)."""
+    rng = np.random.default_rng(3)
+    net = FFNN(6, 5, n_out, rng)
+    X, y = rng.standard_normal((4, 6)), rng.standard_normal(4)
+    rows = np.resize(np.arange(4), 11)                               # 3, 3, 3, 2 copies
+    loss_cycled, g_cycled = net.loss_and_grads(X[rows], y[rows])
+    loss_weighted, g_weighted = net.loss_and_grads(X, y, weight=np.bincount(rows) / len(rows))
+    assert loss_weighted == pytest.approx(loss_cycled, rel=1e-12)
+    for name in g_cycled:
+        np.testing.assert_allclose(g_weighted[name], g_cycled[name], rtol=1e-10, atol=1e-14)

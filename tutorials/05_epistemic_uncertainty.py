@@ -42,6 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
 
 import matplotlib
 

@@ -7,10 +7,10 @@ import sys
 
 import numpy as np
 
-from la.bench import search
+from la.bench import neural, search
 from la.cli import Parser, run
 
-SECTIONS = ("search", "nn")
+SECTIONS = ("search", "nn", "neural")
 
 
 def nn_report(rows: list) -> list[str]:
@@ -37,6 +37,9 @@ def main(argv=None) -> int:
         if section == "search":
             results["search"] = search.run(quick=args.quick)
             lines = search.report(results["search"])
+        elif section == "neural":
+            results["neural"] = neural.run(np.random.default_rng(args.seed), quick=args.quick)
+            lines = neural.report(results["neural"])
         else:
             from la.bench import nn
             results["nn"] = nn.run(np.random.default_rng(args.seed))

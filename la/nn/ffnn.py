@@ -20,20 +20,25 @@ def phi_to_sigma_a(phi, phi_min: float, phi_max: float):
     return softplus(np.clip(phi, phi_min, phi_max))
 
 
-def squared_loss(mu, y):
-    """½(μ − y)² averaged over the batch; returns (loss, dmu)."""
+def squared_loss(mu, y, weight=None):
+    """½(μ − y)² averaged over the batch (row weights summing to 1; default 1/B); returns (loss, dmu)."""
     r = mu - y                                                # (B,)
-    return 0.5 * float(np.mean(r * r)), r / len(r)
+    weight = 1 / len(r) if weight is None else weight
+    return 0.5 * float(np.sum(weight * r * r)), weight * r
 
 
-def gaussian_nll(mu, phi, y, phi_min: float, phi_max: float):
-    """Eq. (1): mean over the batch of (μ − y)²/(2σ_a²) + ln σ_a; returns (loss, dmu, dphi)."""
+def gaussian_nll(mu, phi, y, phi_min: float, phi_max: float, weight=None):
+    """Eq. (1): the mean over the batch (weighted; default 1/B) of (μ − y)²/(2σ_a²) + ln σ_a.
+
+    Returns (loss, dmu, dphi).
+    """
     phi_c = np.clip(phi, phi_min, phi_max)                    # (B,)
     sigma_a = softplus(phi_c)                                 # (B,)
     r = mu - y
-    loss = float(np.mean(r * r / (2 * sigma_a * sigma_a) + np.log(sigma_a)))
-    dmu = r / (sigma_a * sigma_a) / len(r)
-    dsigma_a = (1 / sigma_a - r * r / sigma_a ** 3) / len(r)
+    weight = 1 / len(r) if weight is None else weight
+    loss = float(np.sum(weight * (r * r / (2 * sigma_a * sigma_a) + np.log(sigma_a))))
+    dmu = weight * r / (sigma_a * sigma_a)
+    dsigma_a = weight * (1 / sigma_a - r * r / sigma_a ** 3)
     # Straight-through clip (reference §6.2, its B5): d clip/dφ is taken as 1 everywhere, so outside the range
     # φ receives the gradient evaluated at the bound. The true derivative is 0 there, and a φ that once left the
     # range (initialisation, one large step) would never move again, freezing σ_a at the bound; with the
@@ -64,6 +69,14 @@ class FFNN:
             "b2": np.zeros(n_out, dtype=self.dtype),                    # (n_out,)
         }
 
+    def astype(self, dtype) -> "FFNN":
+        """A copy with parameters of another dtype (search scores in float64, training runs in float32)."""
+        copy = FFNN.__new__(FFNN)
+        copy.__dict__.update(self.__dict__)
+        copy.dtype = np.dtype(dtype)
+        copy.params = {name: p.astype(dtype) for name, p in self.params.items()}
+        return copy
+
     def config(self) -> dict:
         """Constructor arguments (except rng), as JSON-able values; used by la.nn.persist."""
         return {"n_in": self.n_in, "n_hidden": self.n_hidden, "n_out": self.n_out, "dropout": self.dropout,
@@ -75,24 +88,28 @@ class FFNN:
         Search can update z1 incrementally when one tile moves, and then needs only this second half.
         """
         a1 = np.maximum(z1, 0)                                           # (n, H)
-        out = a1 @ self.params["W2"] + self.params["b2"]                 # (n, n_out)
-        mu = out[:, 0]
+        W2, b2 = self.params["W2"], self.params["b2"]
+        # One matrix-vector product per output: NumPy's (n, H) @ (H, 2) is several times slower than two of them.
+        mu = a1 @ W2[:, 0] + b2[0]                                       # (n,)
         if self.n_out == 1:
             return mu, None
-        return mu, phi_to_sigma_a(out[:, 1], self.phi_min, self.phi_max)
+        return mu, phi_to_sigma_a(a1 @ W2[:, 1] + b2[1], self.phi_min, self.phi_max)
 
     def predict(self, X):
         """(μ, σ_a) for a batch of inputs (n, n_in); no dropout at prediction time."""
         X = self._check_X(X)
         return self.predict_from_hidden(X @ self.params["W1"] + self.params["b1"])
 
-    def loss_and_grads(self, X, y, mask=None):
+    def loss_and_grads(self, X, y, mask=None, weight=None):
         """Batch loss (Eq. (1), or ½(μ − y)² for one output) and its gradients, keyed like `params`.
 
         `mask` (B, H) fixes the dropout mask (for gradient checks); by default a fresh one is drawn from self.rng.
+        `weight` (B,), summing to 1, weighs the rows (default: the plain mean, 1/B each): a row of weight k/B
+        gives the gradient of k copies of it in a batch of B rows, when there is no dropout.
         """
         X = self._check_X(X)
         y = self._check_y(y, len(X))
+        weight = None if weight is None else self._check_y(weight, len(X))
         p = self.params
         z1, cache1 = dense_forward(X, p["W1"], p["b1"])                 # (B, H)
         a1, cache_relu = relu_forward(z1)                               # (B, H)
@@ -104,10 +121,10 @@ class FFNN:
             raise ValueError("a dropout mask was given to a network built with dropout=0")
         out, cache2 = dense_forward(a1, p["W2"], p["b2"])               # (B, n_out)
         if self.n_out == 1:
-            loss, dmu = squared_loss(out[:, 0], y)
+            loss, dmu = squared_loss(out[:, 0], y, weight)
             dout = dmu[:, None]                                         # (B, 1)
         else:
-            loss, dmu, dphi = gaussian_nll(out[:, 0], out[:, 1], y, self.phi_min, self.phi_max)
+            loss, dmu, dphi = gaussian_nll(out[:, 0], out[:, 1], y, self.phi_min, self.phi_max, weight)
             dout = np.stack([dmu, dphi], axis=1)                        # (B, 2)
         da1, dW2, db2 = dense_backward(dout, cache2)
         if self.dropout > 0:

@@ -5,16 +5,16 @@ plus `__meta__`, a one-element string array holding JSON: the class name, the co
 the FFNN, the state of its dropout rng. Restoring that rng means a reloaded FFNN draws the same dropout masks
 the original would have drawn next, so an interrupted-and-resumed training run matches an uninterrupted one.
 
-`save` writes a temporary file in the target directory and renames it over the target (atomic on POSIX), so an
-interrupted run never leaves a half-written file. `load` reads with allow_pickle=False and checks that every
+`save` writes atomically (`la.io`), so an interrupted run never leaves a half-written file. `pack`/`unpack` give
+the same arrays and metadata to callers that store several objects in one file (training checkpoints). `load` reads with allow_pickle=False and checks that every
 expected array is present with the expected shape; a problem raises ValueError naming the file and the key.
 """
 import json
 import os
-import tempfile
 
 import numpy as np
 
+from la.io import write_npz
 from la.nn.adam import Adam
 from la.nn.ffnn import FFNN
 from la.nn.wunn import WUNN
@@ -23,9 +23,8 @@ META = "__meta__"
 FORMAT = 1
 
 
-def save(obj, path) -> None:
-    """Write an FFNN, WUNN or Adam to `path` (.npz), atomically."""
-    path = os.fspath(path)
+def pack(obj) -> tuple[dict, dict]:
+    """An FFNN, WUNN or Adam as (arrays keyed by name, JSON-able metadata)."""
     if isinstance(obj, (FFNN, WUNN)):
         arrays = dict(obj.params)
         meta = {"config": obj.config()}
@@ -39,42 +38,43 @@ def save(obj, path) -> None:
                 "dtypes": {k: a.dtype.name for k, a in obj.m.items()}}
     else:
         raise ValueError(f"can only save FFNN, WUNN or Adam objects, got {type(obj).__name__}")
-    meta = {"class": type(obj).__name__, "format": FORMAT, **meta}
-    arrays[META] = np.array([json.dumps(meta, default=_jsonable)])
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".tmp-", suffix=".npz")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    return arrays, json.loads(json.dumps({"class": type(obj).__name__, "format": FORMAT, **meta}, default=_jsonable))
+
+
+def save(obj, path) -> None:
+    """Write an FFNN, WUNN or Adam to `path` (.npz), atomically."""
+    arrays, meta = pack(obj)
+    write_npz(path, {**arrays, META: np.array([json.dumps(meta)])})
 
 
 def load(path, rng: np.random.Generator | None = None):
     """Read an object written by `save`. For an FFNN, `rng` (if given) replaces the saved dropout rng."""
     path = os.fspath(path)
     with np.load(path, allow_pickle=False) as data:
-        meta = _read_meta(data, path)
-        cls, config = meta["class"], meta.get("config", {})
-        if cls in ("FFNN", "WUNN"):
-            # Any rng will do for construction: every parameter it initialises is overwritten below.
-            net = _construct(FFNN if cls == "FFNN" else WUNN, path, rng=np.random.default_rng(0), **config)
-            _fill(net.params, data, path)
-            _check_no_extra(data, net.params.keys(), path)
-            if cls == "FFNN":
-                net.rng = rng if rng is not None else _restore_rng(meta.get("rng_state"), path)
-            return net
-        if cls == "Adam":
-            shapes, dtypes = meta.get("shapes", {}), meta.get("dtypes", {})
-            zeros = {k: np.zeros(shape, dtype=dtypes.get(k, "float64")) for k, shape in shapes.items()}
-            opt = _construct(Adam, path, params=zeros, **config)
-            _fill(opt.m, data, path, prefix="m/")
-            _fill(opt.v, data, path, prefix="v/")
-            opt.t = int(_fill({"t": np.zeros((), dtype=np.int64)}, data, path)["t"])
-            _check_no_extra(data, ["m/" + k for k in shapes] + ["v/" + k for k in shapes] + ["t"], path)
-            return opt
-        raise ValueError(f"{path}: unknown class {cls!r} in {META}; expected FFNN, WUNN or Adam")
+        return unpack(_read_meta(data, path), data, path, rng)
+
+
+def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
+    """The object described by `meta` with its arrays from `data` (anything with `.files` and `[key]`)."""
+    cls, config = meta["class"], meta.get("config", {})
+    if cls in ("FFNN", "WUNN"):
+        # Any rng will do for construction: every parameter it initialises is overwritten below.
+        net = _construct(FFNN if cls == "FFNN" else WUNN, path, rng=np.random.default_rng(0), **config)
+        _fill(net.params, data, path)
+        _check_no_extra(data, net.params.keys(), path)
+        if cls == "FFNN":
+            net.rng = rng if rng is not None else _restore_rng(meta.get("rng_state"), path)
+        return net
+    if cls == "Adam":
+        shapes, dtypes = meta.get("shapes", {}), meta.get("dtypes", {})
+        zeros = {k: np.zeros(shape, dtype=dtypes.get(k, "float64")) for k, shape in shapes.items()}
+        opt = _construct(Adam, path, params=zeros, **config)
+        _fill(opt.m, data, path, prefix="m/")
+        _fill(opt.v, data, path, prefix="v/")
+        opt.t = int(_fill({"t": np.zeros((), dtype=np.int64)}, data, path)["t"])
+        _check_no_extra(data, ["m/" + k for k in shapes] + ["v/" + k for k in shapes] + ["t"], path)
+        return opt
+    raise ValueError(f"{path}: unknown class {cls!r} in {META}; expected FFNN, WUNN or Adam")
 
 
 def _read_meta(data, path: str) -> dict:

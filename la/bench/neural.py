@@ -1,0 +1,74 @@
+"""Benchmark: IDA* guided by a learned 15-puzzle heuristic, batched and incremental versus one state at a time.
+
+The network is fitted here, in a few seconds, to the 5,305 states with known cost-to-goal along the stored
+optimal solutions of Korf's 100 (y/10 targets, 400 full-batch Adam steps): a stand-in for a network trained by
+LearnHeuristicPrac, with the same shape (128-20-2) and a heuristic of realistic strength, so that the
+benchmark needs no training run. Speed is what is measured, not the heuristic's quality.
+"""
+import numpy as np
+
+from la import data
+from la.domains import SlidingTile
+from la.encoding import two_dim
+from la.heuristics.likely_admissible import LikelyAdmissible, to_h
+from la.nn import FFNN, Adam
+from la.search import ida_star
+
+INSTANCES = tuple(range(1, 21))     # Korf's first 20, each searched up to NODE_LIMIT nodes
+NODE_LIMIT = 3_000_000
+QUICK_INSTANCES = (1, 2, 3)
+ONE_AT_A_TIME_NODES = 20_000        # the one-state-at-a-time search is timed on its first nodes
+ALPHA = 0.9
+
+
+def fitted_network(rng: np.random.Generator) -> FFNN:
+    """A 128-20-2 FFNN fitted to h* of the states along Korf's optimal solutions."""
+    moves = data.optimal_blank_moves("korf100")
+    plans = [data.optimal_plan(i.state, moves[i.id]) for i in data.korf100()]
+    X = two_dim(np.concatenate(plans), 4)
+    y = np.concatenate([np.arange(len(p))[::-1] for p in plans]) / 10.0
+    net = FFNN(X.shape[1], 20, 2, rng, dtype=np.float32)
+    adam = Adam(net.params, lr=1e-2)
+    for _ in range(400):
+        adam.step(net.params, net.loss_and_grads(X, y)[1])
+    return net
+
+
+class OneAtATime:
+    """The same heuristic values, but the network called once per state: what a naive port does."""
+
+    def __init__(self, heuristic: LikelyAdmissible):
+        self.h = heuristic
+
+    def __call__(self, states):
+        return np.array([to_h(self.h.values(self.h.hidden(s[None])))[0] for s in states])
+
+
+def run(rng: np.random.Generator, quick: bool = False) -> dict:
+    """Generated nodes per second with the learned heuristic, incremental and batched vs one at a time."""
+    domain = SlidingTile(4)
+    h = LikelyAdmissible(fitted_network(rng), domain, alpha=ALPHA)
+    ids = QUICK_INSTANCES if quick else INSTANCES
+    instances = [i for i in data.korf100() if i.id in ids]
+    batched = [ida_star(domain, h, i.state, node_limit=NODE_LIMIT) for i in instances]
+    single = ida_star(domain, OneAtATime(h), instances[0].state, node_limit=ONE_AT_A_TIME_NODES)
+    generated, seconds = sum(r.generated for r in batched), sum(r.seconds for r in batched)
+    return {"alpha": ALPHA, "instances": list(ids), "node_limit": NODE_LIMIT,
+            "solved": sum(r.solved for r in batched),
+            "batched": {"generated": generated, "seconds": seconds, "nodes_per_second": generated / seconds},
+            "one_at_a_time": {"generated": single.generated, "seconds": single.seconds,
+                              "nodes_per_second": single.nodes_per_second},
+            "ratio": generated / seconds / single.nodes_per_second, "target_nodes_per_second": 5e6}
+
+
+def report(row: dict) -> list:
+    """Human-readable lines."""
+    b, s = row["batched"], row["one_at_a_time"]
+    return [f"IDA* + learned heuristic (128-20-2 FFNN, y^α with α = {row['alpha']}), Korf's 15-puzzle instances "
+            f"{row['instances'][0]}..{row['instances'][-1]}, up to {row['node_limit']:,} nodes each "
+            f"({row['solved']} solved)",
+            f"  batched, incremental  {b['generated']:>13,} nodes {b['seconds']:8.2f} s "
+            f"{b['nodes_per_second'] / 1e6:8.2f} M nodes/s   (target >= {row['target_nodes_per_second'] / 1e6:.0f} M/s)",
+            f"  one state at a time   {s['generated']:>13,} nodes {s['seconds']:8.2f} s "
+            f"{s['nodes_per_second'] / 1e6:8.2f} M nodes/s   (the first {s['generated']:,} nodes of the first instance)",
+            f"  batched / one at a time: {row['ratio']:.0f}x"]

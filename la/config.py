@@ -1,0 +1,77 @@
+"""LearnHeuristicPrac's hyperparameters: one frozen dataclass, the paper's values as defaults.
+
+Each field names where its value comes from: the paper (§4, §5) or, where the paper is silent or the authors'
+code did something else that produced the paper's numbers, the reference notes (the authors' C# code
+written up as a specification). Experiments build on it with `dataclasses.replace`; the network settings
+are in `la.nn.config`.
+
+Budgets. The paper limits each task by wall-clock time (t_max = 60 s, 1 s for the efficiency runs). A time
+limit makes results depend on the machine; `la` limits nodes instead, calibrated from the paper's Table 1,
+where the authors' C# planned with the network at about 1.1 million generated nodes per second:
+α = 0.9: 29,342,747 nodes in 26.7 s = 1.10 M/s (α = 0.95: 78.8 M in 74.6 s = 1.06 M/s; the N/A row 3.07 M in
+2.3 s = 1.34 M/s). So t_max = 1 s becomes 1.1 M generated nodes and 60 s becomes 66 M. A wall-clock limit
+stays available (`time_limit`).
+"""
+from dataclasses import dataclass, field
+
+from la.nn.config import FFNNConfig, WUNNConfig
+
+NODES_PER_SECOND = 1_100_000      # the authors' C# with the network, from the paper's Table 1 (see above)
+
+
+def node_budget(seconds: float) -> int:
+    """The paper's time limit as a number of generated nodes."""
+    return round(seconds * NODES_PER_SECOND)
+
+
+@dataclass(frozen=True)
+class LearnConfig:
+    """LearnHeuristicPrac (paper §4–5, reference §5); defaults: the 15-puzzle suboptimality experiment."""
+    num_iter: int = 50                      # paper §5: NumIter = 50 for the 15-puzzle suboptimality runs
+    tasks_per_iter: int = 10                # paper §5: NumTasksPerIter
+    solved_threshold: int = 6               # paper §5: NumTasksPerIterThresh (reference: solved/10 < 0.6)
+    task_generation: str = "gtp"            # "gtp" = GenerateTaskPrac, or "length_inc" (the baseline)
+    length_inc: int = 1                     # LengthInc: iteration n walks LengthInc·(n+1) steps (paper §5)
+    epsilon: float = 1.0                    # paper §5: ε, compared with σ_e (a standard deviation, reference §4)
+    max_steps: int = 1000                   # paper §5: MaxSteps for the 15-puzzle
+    kappa: float = 0.64                     # paper §5: κ; the WUNN trains until σ_e < √(κε) = 0.8 (reference §5.2)
+    alpha0: float = 0.99                    # paper §5: α0
+    delta: float = 0.05                     # paper §5: Δ
+    alpha_min: float = 0.5                  # paper §4: α is floored at 0.5
+    beta0: float = 0.05                     # paper §5: β0
+    beta_final: float = 1e-5                # paper §5: β_NumIter, which sets γ = (β_NumIter/β0)^(1/NumIter)
+    q: float = 0.95                         # paper §5: the quantile y^q of the training labels
+    buffer_size: int = 25_000               # paper §5: MemoryBufferMaxRecords
+    ffnn_batch: int = 25_000                # reference §5.2(b): the buffer is cycled to 25,000 rows per step
+    train_iter: int = 1000                  # paper §5: TrainIter, full-batch FFNN steps per update
+    train_tolerance: float = 0.5            # reference §5.2(b): stop once every record is predicted within 0.5
+    wunn_blocks: int = 101                  # reference §5.2(c): 101 blocks of 50 = 5,050 steps (paper: 5,000)
+    wunn_block_steps: int = 50              # reference §5.2(c): σ_e is checked every 50 steps
+    minibatch: int = 100                    # paper §5: MiniBatchSize
+    C: float = 1.0                          # paper §5: weight e^−C for records already below κε
+    node_limit: int | None = node_budget(60)   # paper §5: t_max = 60 s, as 66 M nodes (see the module docstring)
+    time_limit: float | None = None         # a wall-clock limit per task instead (machine-dependent)
+    target_scale: float = 10.0              # reference §6.1: the FFNN learns y/10
+    ffnn: FFNNConfig = field(default_factory=FFNNConfig)   # two outputs, dropout 2.5 % (paper §5)
+    wunn: WUNNConfig = field(default_factory=WUNNConfig)
+
+    def __post_init__(self):
+        if self.task_generation not in ("gtp", "length_inc"):
+            raise ValueError(f"task_generation must be 'gtp' or 'length_inc', got {self.task_generation!r}")
+        if self.num_iter < 1 or self.tasks_per_iter < 1:
+            raise ValueError("num_iter and tasks_per_iter must be at least 1")
+
+    @property
+    def gamma(self) -> float:
+        """β's decay factor: γ^NumIter·β0 = β_NumIter (paper §5)."""
+        return (self.beta_final / self.beta0) ** (1 / self.num_iter)
+
+    @property
+    def sigma_e_target(self) -> float:
+        """The WUNN trains until σ_e < √(κε) on every record: 0.8 (reference §5.2(c))."""
+        return (self.kappa * self.epsilon) ** 0.5
+
+    @property
+    def uses_alpha(self) -> bool:
+        """Two outputs: plan with y^α and run the α schedule; one output: plan with the mean."""
+        return self.ffnn.n_out == 2

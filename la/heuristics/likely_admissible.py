@@ -1,0 +1,97 @@
+"""The likely-admissible heuristic y^α from the planning network (paper §3–§4; reference §5.3, §5.4).
+
+The FFNN predicts, for a state x, a mean μ and an aleatoric spread σ_a of the cost-to-goal y, both in units
+of y/10 (reference §6.1). Reading y | x ~ N(μ, σ²), the value y^α with P(y^α <= y | x) = α is
+
+    y^α = μ − σ·Φ⁻¹(α),
+
+an underestimate with probability α: α = 0.5 is the mean, α = 0.9 sits 1.28 σ below it. IDA* needs integers,
+so h = max(round(y^α), 0), rounded half to even as C#'s Math.Round (and numpy.rint) do.
+
+Which σ: at test time σ_t = σ_a (paper §5). During training the paper's quantile rule (§4) applies, as the
+reference computes it (§5.3): where the network's mean lies below y^q, the q-quantile of the training labels,
+it has seen such states and σ_t = σ_a; above it, σ_a is not to be trusted and σ_t = √ε = 1 cost unit. Before
+anything is trained y^q = −∞, so every state takes the second branch. A mean-only network plans with round(μ).
+
+Inside IDA* the network costs about as much as the search itself, so the heuristic is incremental (see
+`la.heuristics.base`): it carries each node's hidden pre-activation z1 = x·W1 + b1. In the one-hot encoding
+(`la.encoding`) a move changes four input bits — the moved tile's column or row and the blank's — so a
+child's z1 is its parent's plus one precomputed row of a (tile, move) table: one gather and one add instead of
+a 128 × 20 product. z1 is kept in float64, in which the sum of a path's updates equals the product from
+scratch to ~1e-13; the tests check that the two give the same integer h.
+"""
+import numpy as np
+from scipy.stats import norm
+
+from la.encoding import two_dim, two_dim_index
+
+SCALE = 10.0      # the FFNN learns y/10 (reference §6.1): its outputs times SCALE are in cost units
+
+
+def y_alpha(mu, sigma, alpha: float):
+    """y^α with P(y^α <= y) = α for y ~ N(μ, σ²): μ − σ·Φ⁻¹(α) (paper §3)."""
+    return mu - sigma * norm.ppf(alpha)
+
+
+def to_h(v, floor=0) -> np.ndarray:
+    """An integer heuristic from real values: rounded half to even (reference §11.1 item 18), floored."""
+    return np.maximum(np.rint(v), floor).astype(np.int64)
+
+
+class LikelyAdmissible:
+    """h(s) = max(round(y^α), 0) from an FFNN on the sliding-tile puzzle's one-hot encoding.
+
+    alpha=None plans with the mean (the single-output "N/A" network). With an alpha, y_q=None is the test-time
+    heuristic (σ_t = σ_a); a number (or -inf before the first training) switches on the training-time
+    quantile rule, y_q in cost units.
+    """
+
+    def __init__(self, ffnn, domain, alpha: float | None = None, y_q: float | None = None,
+                 sigma_else: float = 1.0, scale: float = SCALE):
+        if alpha is not None and not 0 < alpha < 1:
+            raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
+        if alpha is not None and ffnn.n_out != 2:
+            raise ValueError("a likely-admissible heuristic needs the two-output network (μ and σ_a)")
+        self.net = ffnn.astype(np.float64)                 # a frozen float64 copy: training goes on elsewhere
+        self.domain, self.alpha, self.y_q = domain, alpha, y_q
+        self.sigma_else, self.scale = sigma_else, scale
+        self.z_alpha = None if alpha is None else float(norm.ppf(alpha))
+        self._tables()
+
+    def _tables(self):
+        """T[v, p]: v at position p's share of z1; D[v·M + m]: the change of z1 when move m slides tile v."""
+        width, n = self.domain.width, self.domain.size
+        W1 = self.net.params["W1"]                                               # (2·W·N, H)
+        col_bit, row_bit = two_dim_index(width, np.arange(n)[:, None], np.arange(n)[None, :])   # (N, N)
+        T = W1[col_bit] + W1[row_bit]                                             # (N values, N positions, H)
+        b, t = self.domain.blank_from, self.domain.blank_to                       # move m: blank b -> t
+        blank_change = T[0, t] - T[0, b]                                          # (M, H)
+        self.delta = (T[:, b] - T[:, t] + blank_change[None]).reshape(-1, W1.shape[1])   # (N·M, H)
+        self.moves = len(b)
+
+    def hidden(self, states) -> np.ndarray:
+        """z1 = x·W1 + b1 from scratch, float64 (n, H)."""
+        return two_dim(states, self.domain.width).astype(np.float64) @ self.net.params["W1"] + self.net.params["b1"]
+
+    def values(self, z1) -> np.ndarray:
+        """Real-valued y^α (or μ) in cost units from hidden pre-activations (reference §5.3, §5.4)."""
+        mu, sigma_a = self.net.predict_from_hidden(z1)
+        if self.alpha is None:
+            return self.scale * mu
+        v = self.scale * (mu - sigma_a * self.z_alpha)                            # σ_t = σ_a
+        if self.y_q is not None:                                                  # training: quantile rule
+            v = np.where(self.scale * mu < self.y_q, v, self.scale * mu - self.sigma_else * self.z_alpha)
+        return v
+
+    def __call__(self, states) -> np.ndarray:
+        return to_h(self.values(self.hidden(states)))
+
+    def start(self, states):
+        z1 = self.hidden(states)
+        return to_h(self.values(z1)), z1
+
+    def step(self, states, h, carry, parent, move):
+        tile, _, _ = self.domain.moved_tile(states, parent, move)
+        z1 = np.take(carry, parent, axis=0)                                       # (n, H)
+        z1 += np.take(self.delta, tile.astype(np.int64) * self.moves + move, axis=0)
+        return to_h(self.values(z1)), z1

@@ -1,0 +1,200 @@
+"""LearnHeuristicPrac (paper Alg. 2, practical form; reference §5) and its baselines, through one loop.
+
+    repeat NumIter times:
+        for each of NumTasksPerIter tasks:
+            generate a task: GenerateTaskPrac with the WUNN (a 1-step walk until anything is trained),
+                             or a random walk of LengthInc·(n+1) steps for the LengthInc baseline
+            solve it with IDA* and h = max(round(y^α), 0) within a node budget; keep the plan if solved
+        if fewer than NumTasksPerIterThresh were solved: α := max(α − Δ, 0.5), and β may not decay
+        Update: add the plans' (state, cost-to-goal) records to the memory buffer; train the FFNN on the
+                buffer; train the WUNN until σ_e < √(κε) on every record, or decay β if it cannot; y^q := the
+                q-quantile of the buffer's labels
+
+The single-output network ("N/A", and every efficiency run) plans with the mean and has no α schedule.
+"""
+import math
+import time
+
+import numpy as np
+
+from la.buffer import MemoryBuffer
+from la.config import LearnConfig
+from la.encoding import encode, encoding_size
+from la.heuristics.likely_admissible import LikelyAdmissible
+from la.nn.config import build_ffnn, build_wunn
+from la.search import ida_star
+from la.tasks import generate_task_prac, random_walk_tasks
+
+
+class Learner:
+    """One LearnHeuristicPrac run: networks, optimisers, memory buffer, α, β, y^q and the per-iteration log."""
+
+    def __init__(self, domain, config: LearnConfig, rng: np.random.Generator):
+        self.domain, self.config, self.rng = domain, config, rng
+        n_in = encoding_size(domain)
+        ffnn_rng, wunn_rng = rng.spawn(2)
+        self.ffnn, self.ffnn_adam = build_ffnn(config.ffnn, n_in, ffnn_rng)    # keeps ffnn_rng for dropout
+        self.wunn, self.wunn_adam = (build_wunn(config.wunn, n_in, wunn_rng)
+                                     if config.task_generation == "gtp" else (None, None))  # LengthInc: no WUNN
+        self.buffer = MemoryBuffer(config.buffer_size, domain.size)
+        self.alpha = config.alpha0 if config.uses_alpha else None
+        self.beta = config.beta0
+        self.y_q = -math.inf             # reference §5.3: before the first Update every state is "unfamiliar"
+        self.trained = False             # reference §5.1: true after the first Update with a non-empty buffer
+        self.iteration = 0               # iterations completed
+        self.log = []
+
+    # --- one iteration ---------------------------------------------------------------------------------------
+
+    def run_iteration(self) -> dict:
+        """Generate and solve NumTasksPerIter tasks, update α, then Update (paper Alg. 2; reference §5.1)."""
+        cfg, n = self.config, self.iteration
+        began = time.perf_counter()
+        h = self.planning_heuristic()
+        plans, tasks = [], []
+        for _ in range(cfg.tasks_per_iter):
+            task = self.make_task(n)
+            result = ida_star(self.domain, h, task.start, node_limit=cfg.node_limit, time_limit=cfg.time_limit)
+            if result.solved:
+                plans.append(result.plan)
+            tasks.append({"steps": task.steps, "solved": result.solved, "cost": result.cost,
+                          "generated": result.generated, "expanded": result.expanded, "seconds": result.seconds})
+        planned = time.perf_counter()
+        alpha_used, beta_used = self.alpha, self.beta
+        update_beta = len(plans) >= cfg.solved_threshold
+        if not update_beta and self.alpha is not None:
+            self.alpha = round(max(self.alpha - cfg.delta, cfg.alpha_min), 12)
+        # The network evaluated after training is the one that planned the last iteration (reference B8): the
+        # authors' final Update runs but is never saved, so it is skipped here.
+        training = self.update(plans, update_beta) if n < cfg.num_iter - 1 else {}
+        self.iteration += 1
+        entry = {"iteration": self.iteration, "alpha": alpha_used, "beta": beta_used, "beta_after": self.beta,
+                 "y_q": self.y_q, "solved": len(plans), "tasks": tasks, "buffer": len(self.buffer),
+                 "nodes": sum(t["generated"] for t in tasks),
+                 "plan_seconds": planned - began, "train_seconds": time.perf_counter() - planned, **training}
+        self.log.append(entry)
+        return entry
+
+    def planning_heuristic(self):
+        """The training-time heuristic (reference §5.3): round(μ), or y^α with the quantile rule."""
+        if self.alpha is None:
+            return LikelyAdmissible(self.ffnn, self.domain)
+        return LikelyAdmissible(self.ffnn, self.domain, self.alpha, y_q=self.y_q,
+                                sigma_else=math.sqrt(self.config.epsilon))      # σ_t² = ε beyond y^q
+
+    def make_task(self, n: int):
+        """GenerateTaskPrac once something is trained, a 1-step walk before; LengthInc: a longer walk."""
+        cfg = self.config
+        if cfg.task_generation == "length_inc":
+            return random_walk_tasks(self.domain, 1, cfg.length_inc * (n + 1), self.rng)[0]
+        if not self.trained:
+            return random_walk_tasks(self.domain, 1, 1, self.rng)[0]     # reference §5.1: the first iteration(s)
+        return generate_task_prac(self.domain, self.wunn, self.rng, cfg.epsilon, cfg.max_steps, cfg.wunn.K)
+
+    # --- Update (reference §5.2) -------------------------------------------------------------------------------
+
+    def update(self, plans: list, update_beta: bool) -> dict:
+        """Memory buffer, FFNN, WUNN, y^q (reference §5.2 (a)–(e)), even when no plan was found."""
+        added = self.buffer.add_plans(plans)
+        if len(self.buffer) == 0:
+            return {"added": 0}
+        states, y = self.buffer.states(), self.buffer.labels()
+        X = encode(self.domain, states)
+        ffnn_steps = self.train_ffnn(X, y)
+        wunn_blocks, decayed = self.train_wunn(X, y, update_beta) if self.wunn is not None else (0, False)
+        self.y_q = float(np.quantile(y, self.config.q, method="median_unbiased"))   # R-8, as MathNet's
+        self.trained = True
+        return {"added": added, "ffnn_steps": ffnn_steps, "wunn_blocks": wunn_blocks, "beta_decayed": decayed}
+
+    def train_ffnn(self, X: np.ndarray, y: np.ndarray) -> int:
+        """Warm-started full-batch Adam steps on the buffer cycled to 25,000 rows, targets y/10, until every
+        record is predicted within 0.5 (checked from the third step on) or TrainIter steps (reference §5.2(b))."""
+        cfg = self.config
+        rows = np.resize(np.arange(len(y)), cfg.ffnn_batch)           # the oldest records get the extra copies
+        if self.ffnn.dropout > 0:                                       # each copy draws its own dropout mask
+            X_batch, y_batch, weight = X[rows], y[rows] / cfg.target_scale, None
+        else:                                                           # the same gradient, from M rows only
+            X_batch, y_batch = X, y / cfg.target_scale
+            weight = np.bincount(rows, minlength=len(y)) / len(rows)
+        for step in range(1, cfg.train_iter + 1):
+            _, grads = self.ffnn.loss_and_grads(X_batch, y_batch, weight=weight)
+            self.ffnn_adam.step(self.ffnn.params, grads)
+            mu, _ = self.ffnn.predict(X)
+            if step >= 3 and np.abs(cfg.target_scale * mu - y).max() < cfg.train_tolerance:
+                break
+        return step
+
+    def train_wunn(self, X: np.ndarray, y: np.ndarray, update_beta: bool) -> tuple:
+        """WUNN training in blocks of 50 steps until σ_e < √(κε) on every record; β decays by γ only if all
+        101 blocks ran, this is not the first Update and enough tasks were solved (reference §5.2(c))."""
+        cfg, target = self.config, self.config.sigma_e_target
+        was_trained = self.trained
+        for block in range(cfg.wunn_blocks):
+            _, sigma_e = self.wunn.predict(X, cfg.wunn.K, self.rng)
+            if was_trained and sigma_e.max() < target:          # checked before training; never on the first
+                return block, False
+            # Paper §5: sample by f(x) = e^σ_e where σ_e is still too high, e^−C elsewhere.
+            weight = np.where(sigma_e > target, np.exp(sigma_e), math.exp(-cfg.C))
+            weight /= weight.sum()
+            for _ in range(cfg.wunn_block_steps):
+                # Weighted sampling without replacement, done correctly (the reference's has bug B1).
+                batch = self.rng.choice(len(y), cfg.minibatch, replace=len(y) <= cfg.minibatch, p=weight)
+                _, grads = self.wunn.sample_loss_and_grads(X[batch], y[batch], self.beta, cfg.wunn.S, self.rng)
+                self.wunn_adam.step(self.wunn.params, grads)
+        decayed = was_trained and update_beta
+        if decayed:
+            self.beta *= cfg.gamma
+        return cfg.wunn_blocks, decayed
+
+    # --- results ---------------------------------------------------------------------------------------------
+
+    def test_heuristic(self, alpha: float | None = None):
+        """The heuristic used on test tasks: σ_t = σ_a, no quantile rule (paper §5; reference §5.4)."""
+        return LikelyAdmissible(self.ffnn, self.domain, alpha)
+
+    def solved_fraction(self) -> float:
+        """Fraction of all training tasks solved within the budget ("Solved Train", paper Table 2)."""
+        tasks = [t for entry in self.log for t in entry["tasks"]]
+        return sum(t["solved"] for t in tasks) / len(tasks) if tasks else 0.0
+
+    def progress_line(self, elapsed: float) -> str:
+        """One line per finished iteration, with an estimate of the time left."""
+        e, cfg = self.log[-1], self.config
+        steps = np.mean([t["steps"] for t in e["tasks"]])
+        left = elapsed / self.iteration * (cfg.num_iter - self.iteration)
+        alpha = "mean" if e["alpha"] is None else f"{e['alpha']:.2f}"
+        return (f"iter {self.iteration:3d}/{cfg.num_iter}  solved {e['solved']:2d}/{cfg.tasks_per_iter}  "
+                f"α {alpha}  β {e['beta_after']:.2e}  buffer {e['buffer']:6,d}  task length {steps:6.1f}  "
+                f"nodes {e['nodes'] / 1e6:7.1f}M  {e['plan_seconds'] + e['train_seconds']:6.1f} s  "
+                f"(about {_duration(left)} left)")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
+
+
+def learn_heuristic(domain, config: LearnConfig, rng: np.random.Generator, checkpoint=None,
+                    progress=print) -> Learner:
+    """Run LearnHeuristicPrac to the end, checkpointing after every iteration.
+
+    With `checkpoint` (a file path) an existing checkpoint is resumed, and the finished run equals an
+    uninterrupted one: the checkpoint holds the networks, optimiser states, buffer, α, β, y^q, the random
+    generator's state and the log. `progress` gets one line per iteration (None: silent).
+    """
+    from la.checkpoint import load_checkpoint, save_checkpoint
+    learner = (load_checkpoint(checkpoint, domain, config) if checkpoint is not None and _exists(checkpoint)
+               else Learner(domain, config, rng))
+    began, done_before = time.perf_counter(), learner.iteration
+    while learner.iteration < config.num_iter:
+        learner.run_iteration()
+        if checkpoint is not None:
+            save_checkpoint(learner, checkpoint)
+        if progress is not None:
+            elapsed = time.perf_counter() - began
+            progress(learner.progress_line(elapsed * learner.iteration / (learner.iteration - done_before)))
+    return learner
+
+
+def _exists(path) -> bool:
+    import os
+    return os.path.exists(path)

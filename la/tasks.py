@@ -1,0 +1,57 @@
+"""Training tasks: random walks back from the goal, and GenerateTaskPrac (paper Alg. 1; reference §3, §4).
+
+GenerateTaskPrac walks back from the goal like a random walk, but each step is drawn from a softmax over the
+epistemic uncertainty σ_e of the candidate predecessors (the previous state excluded), so the walk heads for
+what the WUNN has not learnt; it stops at the first state whose σ_e reaches ε, which becomes the task's
+start, or after MaxSteps − 1 steps (reference §4: the count is checked before each step).
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from la.domains import random_walk
+from la.encoding import encode
+
+
+@dataclass
+class Task:
+    """A start state and how it was made: `steps` is the walk length, or GenerateTaskPrac's step count
+    (as the reference logs it: MaxSteps when the cap stopped the walk)."""
+    start: np.ndarray
+    steps: int
+    trace: list = field(default_factory=list)     # GenerateTaskPrac's steps, when asked for
+
+
+def random_walk_tasks(domain, n: int, length: int, rng: np.random.Generator) -> list:
+    """n tasks, each a random walk of `length` steps back from the goal (the LengthInc baseline; test sets)."""
+    return [Task(start, length) for start in random_walk(domain, length, rng, n=n)]
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    """e^x / Σ e^x (temperature 1; shifted by max(x), which changes nothing but overflow)."""
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def generate_task_prac(domain, wunn, rng: np.random.Generator, epsilon: float = 1.0, max_steps: int = 1000,
+                       K: int = 100, trace: bool = False) -> Task:
+    """GenerateTaskPrac (reference §4): walk back from the goal by softmax(σ_e) until σ_e >= ε or MaxSteps.
+
+    σ_e is the standard deviation of K sampled WUNN outputs (the reference's unit; with ε = 1 the paper's
+    σ_e² >= ε is the same test). Only the sampled state is tested against ε. With `trace`, every step's
+    candidates, their σ_e and probabilities and the chosen index are kept (tutorial 07, Figure 1).
+    """
+    state, pop, count, u = domain.goal.copy(), -1, 0, 0.0
+    steps = []
+    while u < epsilon:
+        count += 1
+        if count >= max_steps:
+            break
+        _, move, candidates = domain.expand(state[None], np.array([pop]))     # E_rev minus the previous state
+        _, sigma_e = wunn.predict(encode(domain, candidates), K, rng)
+        p = softmax(sigma_e)
+        k = int(rng.choice(len(p), p=p))
+        if trace:
+            steps.append({"state": state, "candidates": candidates, "sigma_e": sigma_e, "p": p, "chosen": k})
+        state, pop, u = candidates[k], int(domain.inverse(move[k])), max(u, float(sigma_e[k]))
+    return Task(state, count, steps)

@@ -1,0 +1,165 @@
+"""LearnHeuristicPrac on the 8-puzzle: labels, schedules, buffer, determinism, checkpoints."""
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from la.buffer import MemoryBuffer
+from la.checkpoint import load_checkpoint, save_checkpoint
+from la.config import LearnConfig
+from la.domains import SlidingTile
+from la.learn import Learner, learn_heuristic
+from la.nn.config import FFNNConfig
+from la.search.bfs import ExactDistances
+
+EIGHT = SlidingTile(3)
+# A small run: the paper's schedules and rules, with fewer and shorter training phases so it takes seconds.
+SMALL = LearnConfig(num_iter=5, node_limit=100_000, max_steps=60, train_iter=60, wunn_blocks=3)
+
+
+def run(config=SMALL, seed=0, **kwargs):
+    return learn_heuristic(EIGHT, config, np.random.default_rng(seed), progress=None, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def small_run():
+    """One SMALL run, shared by the tests that only read it."""
+    return run()
+
+
+def test_buffer_records_are_plan_suffix_costs_with_the_goal():
+    buffer = MemoryBuffer(cap=100, size=9)
+    plan = np.array([[1, 2, 0, 3, 4, 5, 6, 7, 8], [1, 0, 2, 3, 4, 5, 6, 7, 8], list(range(9))])
+    assert buffer.add_plans([plan]) == 3
+    np.testing.assert_array_equal(buffer.states(), plan)
+    assert buffer.labels().tolist() == [2, 1, 0]
+
+
+def test_buffer_duplicate_rule_and_cap():
+    buffer = MemoryBuffer(cap=4, size=9)
+    goal = np.arange(9)
+    one = np.array([[1, 0, 2, 3, 4, 5, 6, 7, 8], goal])
+    assert buffer.add_plans([one, one]) == 2                             # exact duplicates are dropped
+    longer = np.array([[1, 0, 2, 3, 4, 5, 6, 7, 8], [1, 4, 2, 3, 0, 5, 6, 7, 8], [1, 4, 2, 3, 5, 0, 6, 7, 8], goal])
+    # the same state with another label is a new record; the goal's record is old and stays where it was;
+    # then the oldest record goes, to keep the cap of 4
+    assert buffer.add_plans([longer]) == 3
+    assert len(buffer) == 4 and buffer.labels().tolist() == [0, 3, 2, 1]
+    np.testing.assert_array_equal(buffer.states(), [goal, *longer[:3]])
+
+
+def test_training_labels_are_plan_suffix_costs(small_run):
+    learner = small_run
+    exact = ExactDistances(EIGHT)
+    states, labels = learner.buffer.states(), learner.buffer.labels()
+    assert len(labels) > 20
+    assert (labels >= exact(states)).all()                               # costs along plans, never below h*
+    assert (labels[EIGHT.is_goal(states)] == 0).all() and EIGHT.is_goal(states).any()
+    # every record (s, y) has a successor record (s', y − 1) from the same plan, down to the goal
+    records = {(s.tobytes(), y) for s, y in zip(states, labels)}
+    for s, y in zip(states, labels):
+        if y > 0:
+            _, _, children = EIGHT.expand(s[None])
+            assert any((c.tobytes(), y - 1) in records for c in children)
+
+
+def test_alpha_falls_by_delta_only_when_too_few_are_solved_and_never_below_one_half(small_run):
+    starved = run(replace(SMALL, num_iter=13, node_limit=1))              # nothing can be solved in 1 node
+    alphas = [e["alpha"] for e in starved.log]
+    assert alphas[:3] == [0.99, 0.94, 0.89]
+    assert min(alphas) == 0.5 and alphas[-3:] == [0.5, 0.5, 0.5]
+    assert all(b == pytest.approx(max(a - 0.05, 0.5)) for a, b in zip(alphas, alphas[1:]))
+    assert all(e["solved"] >= 6 for e in small_run.log) and {e["alpha"] for e in small_run.log} == {0.99}
+
+
+def trained_learner(config):
+    learner = Learner(EIGHT, config, np.random.default_rng(0))
+    learner.run_iteration()                                               # the first Update: WUNN trained
+    return learner
+
+
+def test_beta_decays_only_under_the_reference_conditions():
+    cap_reached = replace(SMALL, kappa=1e-12)                            # σ_e can never get that low
+    first = Learner(EIGHT, cap_reached, np.random.default_rng(0))
+    first.run_iteration()
+    assert first.log[-1]["beta_decayed"] is False and first.beta == SMALL.beta0   # not on the first Update
+    learner = trained_learner(cap_reached)
+    X, y = np.zeros((2, 54), np.float32), np.array([0, 1])
+    X[:, 0] = 1
+    assert learner.train_wunn(X, y, update_beta=False) == (3, False) and learner.beta == SMALL.beta0
+    assert learner.train_wunn(X, y, update_beta=True) == (3, True)
+    assert learner.beta == pytest.approx(SMALL.beta0 * SMALL.gamma)
+    early_stop = trained_learner(replace(SMALL, kappa=1e6))             # everything is already below √(κε)
+    assert early_stop.train_wunn(X, y, update_beta=True) == (0, False) and early_stop.beta == SMALL.beta0
+
+
+def test_gamma_reaches_beta_final_after_num_iter_decays():
+    assert SMALL.beta0 * SMALL.gamma ** SMALL.num_iter == pytest.approx(SMALL.beta_final)
+    assert LearnConfig().gamma == pytest.approx(0.84337, abs=1e-5)       # reference §5.2: NumIter = 50
+
+
+def test_the_last_iteration_is_not_trained_on(small_run):
+    learner = small_run
+    assert "ffnn_steps" in learner.log[-2] and "ffnn_steps" not in learner.log[-1]
+
+
+def test_same_seed_same_run(small_run):
+    a, b = small_run, run(seed=0)
+    assert strip_times(a.log) == strip_times(b.log)
+    for name in a.ffnn.params:
+        np.testing.assert_array_equal(a.ffnn.params[name], b.ffnn.params[name])
+    assert strip_times(run(replace(SMALL, num_iter=2), seed=4).log) != strip_times(a.log[:2])
+
+
+def strip_times(log):
+    return [{k: ([{j: w for j, w in t.items() if j != "seconds"} for t in v] if k == "tasks" else v)
+             for k, v in e.items() if not k.endswith("seconds")} for e in log]
+
+
+class Interrupt(Exception):
+    pass
+
+
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
+    whole = run(seed=7)
+    path = tmp_path / "checkpoint.npz"
+
+    def stop_after_two(line, count=[0]):
+        count[0] += 1
+        if count[0] == 2:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        learn_heuristic(EIGHT, SMALL, np.random.default_rng(7), checkpoint=path, progress=stop_after_two)
+    assert load_checkpoint(path, EIGHT, SMALL).iteration == 2
+    resumed = learn_heuristic(EIGHT, SMALL, np.random.default_rng(999), checkpoint=path, progress=None)
+    assert strip_times(resumed.log) == strip_times(whole.log)
+    for net in ("ffnn", "wunn"):
+        for name, value in getattr(whole, net).params.items():
+            np.testing.assert_array_equal(getattr(resumed, net).params[name], value)
+    assert resumed.beta == whole.beta and resumed.alpha == whole.alpha and resumed.y_q == whole.y_q
+
+
+def test_damaged_or_foreign_checkpoints_are_refused(tmp_path):
+    learner = trained_learner(SMALL)
+    path = tmp_path / "c.npz"
+    save_checkpoint(learner, path)
+    with pytest.raises(ValueError, match="another run"):
+        load_checkpoint(path, EIGHT, replace(SMALL, num_iter=9))
+    path.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(ValueError, match="checkpoint"):
+        load_checkpoint(path, EIGHT, SMALL)
+
+
+@pytest.mark.parametrize("config", [
+    replace(SMALL, task_generation="length_inc", length_inc=2, ffnn=FFNNConfig(n_out=1, dropout=0.0)),
+    replace(SMALL, ffnn=FFNNConfig(n_out=1, dropout=0.0))])
+def test_baselines_run_through_the_same_loop(config):
+    learner = run(config)
+    assert learner.alpha is None and all(e["alpha"] is None for e in learner.log)
+    if config.task_generation == "length_inc":
+        assert learner.wunn is None
+        assert [t["steps"] for t in learner.log[2]["tasks"]] == [6] * 10       # LengthInc·(n+1) = 2·3
+    assert 0 < learner.solved_fraction() <= 1
+    assert math.isfinite(learner.y_q)

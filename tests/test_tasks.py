@@ -1,0 +1,85 @@
+"""GenerateTaskPrac with stand-in uncertainty models, and random-walk tasks."""
+import numpy as np
+import pytest
+
+from la.domains import SlidingTile
+from la.heuristics import Manhattan
+from la.tasks import generate_task_prac, random_walk_tasks, softmax
+
+
+class DistanceUncertainty:
+    """A stand-in WUNN: σ_e = Manhattan distance / 4, so uncertainty grows away from the goal."""
+
+    def __init__(self, domain):
+        self.domain, self.md, self.calls = domain, Manhattan(domain), 0
+
+    def predict(self, X, K, rng):
+        self.calls += 1
+        states = decode(X, self.domain.width)
+        return np.zeros(len(X)), self.md(states) / 4
+
+
+class NoUncertainty:
+    """A stand-in WUNN that is sure of everything."""
+
+    def predict(self, X, K, rng):
+        return np.zeros(len(X)), np.zeros(len(X))
+
+
+def decode(X, width):
+    """The inverse of la.encoding.two_dim: tiles at positions from the one-hot columns and rows."""
+    n = width * width
+    bits = X.reshape(len(X), n, 2, width).argmax(axis=3)             # (rows, value, [col, row])
+    position = bits[:, :, 1] * width + bits[:, :, 0]                  # (rows, value)
+    states = np.zeros((len(X), n), dtype=np.uint8)
+    np.put_along_axis(states, position, np.arange(n, dtype=np.uint8)[None], axis=1)
+    return states
+
+
+def test_softmax():
+    p = softmax(np.array([0.0, 1.0, 2.0]))
+    assert p.sum() == pytest.approx(1) and np.allclose(p, np.exp([0, 1, 2]) / np.exp([0, 1, 2]).sum())
+    assert np.isfinite(softmax(np.array([1000.0, 1001.0]))).all()
+
+
+def test_generate_task_stops_at_the_first_sampled_state_with_enough_uncertainty():
+    domain = SlidingTile(4)
+    model = DistanceUncertainty(domain)
+    for seed in range(5):
+        task = generate_task_prac(domain, model, np.random.default_rng(seed), epsilon=3.0, max_steps=1000,
+                                  trace=True)
+        sigma_chosen = [step["sigma_e"][step["chosen"]] for step in task.trace]
+        assert sigma_chosen[-1] >= 3.0 and all(s < 3.0 for s in sigma_chosen[:-1])
+        assert Manhattan(domain)(task.start[None])[0] / 4 >= 3.0
+        assert task.steps == len(task.trace)
+        for step in task.trace:                                          # softmax over the candidates' σ_e
+            np.testing.assert_allclose(step["p"], softmax(step["sigma_e"]))
+
+
+def test_generate_task_excludes_the_previous_state():
+    domain = SlidingTile(4)
+    task = generate_task_prac(domain, DistanceUncertainty(domain), np.random.default_rng(1), epsilon=5.0,
+                              trace=True)
+    for before, step in zip(task.trace, task.trace[1:]):
+        assert not np.all(step["candidates"] == before["state"], axis=1).any()
+
+
+def test_generate_task_respects_max_steps():
+    domain = SlidingTile(4)
+    task = generate_task_prac(domain, NoUncertainty(), np.random.default_rng(2), epsilon=1.0, max_steps=50,
+                              trace=True)
+    assert task.steps == 50 and len(task.trace) == 49                  # the cap is checked before each step
+    domain.validate(task.start)
+
+
+def test_generate_task_is_reproducible():
+    domain = SlidingTile(4)
+    a = generate_task_prac(domain, DistanceUncertainty(domain), np.random.default_rng(3), epsilon=4.0)
+    b = generate_task_prac(domain, DistanceUncertainty(domain), np.random.default_rng(3), epsilon=4.0)
+    np.testing.assert_array_equal(a.start, b.start)
+
+
+def test_random_walk_tasks():
+    domain = SlidingTile(3)
+    tasks = random_walk_tasks(domain, 5, 7, np.random.default_rng(4))
+    assert len(tasks) == 5 and all(t.steps == 7 for t in tasks)
