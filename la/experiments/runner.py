@@ -1,0 +1,100 @@
+"""What the experiments share: seeds, an output folder that can be resumed, parallel units, progress lines.
+
+An experiment is a list of independent *units* (e.g. "train GTP for run 3, then test it"). Each unit gets its
+own random stream from (seed, its name), so results do not depend on which process runs it or in which order,
+and writes `<out>/<unit>/unit.json` when it is done; `--resume` skips finished units and lets an interrupted one
+continue from its training checkpoint. Units run in parallel processes with `--jobs N` (stdlib only).
+"""
+import json
+import os
+import subprocess
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from la.io import write_json
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def unit_rng(seed: int, *key: int) -> np.random.Generator:
+    """An independent random stream for one unit, from the experiment's seed and the unit's integer key."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+
+
+def commit() -> str | None:
+    """The repository's current commit, if this is a git checkout (recorded with every result)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def prepare(out: Path, settings: dict, resume: bool, command: list) -> None:
+    """Create the output folder, or check that a resumed one was started with the same settings."""
+    marker = out / "experiment.json"
+    if marker.exists():
+        if not resume:
+            raise ValueError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
+        previous = json.loads(marker.read_text())
+        if previous["settings"] != json.loads(json.dumps(settings)):
+            raise ValueError(f"{out} holds a run with other settings; resume it with the same options, "
+                             f"or choose another --out")
+        return
+    if resume:
+        raise ValueError(f"nothing to resume: {out} holds no run")
+    write_json(marker, {"settings": settings, "command": " ".join(map(str, command)), "commit": commit()})
+
+
+def run_units(function, units: list, out: Path, jobs: int, progress=print) -> list:
+    """Run `function(unit, out, verbose)` for every unit not yet finished; return every unit's result.
+
+    One progress line per finished unit, with an estimate of the time left from the mean time per unit.
+    """
+    results, todo = {}, []
+    for unit in units:
+        done = out / unit["name"] / "unit.json"
+        if done.exists():
+            results[unit["name"]] = json.loads(done.read_text())
+        else:
+            todo.append(unit)
+    if results and progress:
+        progress(f"{len(results)} of {len(units)} units already done")
+    began = time.perf_counter()
+
+    def finished(unit, result):
+        write_json(out / unit["name"] / "unit.json", result)
+        results[unit["name"]] = result
+        if progress:
+            count = len(results) - (len(units) - len(todo))
+            elapsed = time.perf_counter() - began
+            left = elapsed / count * (len(todo) - count)
+            progress(f"[{len(results)}/{len(units)}] {unit['name']} done: {summary(result)}  "
+                     f"({elapsed / 60:.1f} min so far, about {left / 60:.1f} min left)")
+
+    if jobs <= 1:
+        for unit in todo:
+            finished(unit, function(unit, out, True))
+    else:
+        # Fresh interpreters (spawn), so that each loads NumPy with one BLAS thread (see la/__init__.py).
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+            futures = {pool.submit(function, unit, out, False): unit for unit in todo}
+            for future in as_completed(futures):
+                finished(futures[future], future.result())
+    return [results[u["name"]] for u in units]
+
+
+def summary(result: dict) -> str:
+    """A unit's own one-line summary, if it gives one."""
+    return result.get("summary", "")
+
+
+def mean_std(values) -> tuple:
+    """Mean and (population) standard deviation over runs, or (nan, nan) for none."""
+    values = np.asarray(list(values), dtype=float)
+    return (float(values.mean()), float(values.std())) if len(values) else (float("nan"), float("nan"))

@@ -1,0 +1,66 @@
+"""The experiments' command lines at smoke scale: outputs, resume, determinism, bad options."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def efficiency(*args):
+    return subprocess.run([sys.executable, "-m", "la.experiments.efficiency", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("efficiency")
+    done = efficiency("--quick", "--out", out / "a", "--figure", out / "a.png", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    return out, done
+
+
+def test_quick_efficiency_writes_results_table_and_figure(quick_run):
+    out, done = quick_run
+    record = json.loads((out / "a" / "results.json").read_text())
+    assert [r["variant"] for r in record["table"]] == ["GTP", "1", "2", "4", "6", "8", "10"]
+    assert all(0 <= r["solved_train"] <= 100 and 0 <= r["solved_test"] <= 100 for r in record["table"])
+    csv = (out / "a" / "results.csv").read_text().splitlines()
+    assert csv[0].startswith("run,variant") and len(csv) == 1 + 7
+    assert (out / "a.png").stat().st_size > 10_000
+    assert "paper: Train" in done.stdout and "GTP" in done.stdout
+    assert "la.experiments.efficiency --quick" in (out / "a" / "experiment.json").read_text()
+
+
+def test_resume_skips_finished_units_and_repeats_the_table(quick_run):
+    out, _ = quick_run
+    again = efficiency("--quick", "--out", out / "a", "--figure", out / "b.png", "--resume")
+    assert again.returncode == 0, again.stderr
+    assert "7 of 7 units already done" in again.stdout
+
+
+def test_same_seed_same_table_with_parallel_jobs(quick_run):
+    out, _ = quick_run
+    other = efficiency("--quick", "--out", out / "c", "--figure", out / "c.png", "--jobs", "2")
+    assert other.returncode == 0, other.stderr
+    first, second = (json.loads((out / d / "results.json").read_text())["table"] for d in ("a", "c"))
+    assert first == second
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--runs", "0"], "--runs must be at least 1"),
+    (["--quick", "--paper"], "not allowed with"),
+    (["--bogus"], "unrecognized arguments"),
+])
+def test_bad_options_are_one_line_and_exit_2(args, message, tmp_path):
+    done = efficiency(*args, "--out", tmp_path / "x")
+    assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_an_existing_run_is_not_overwritten_without_resume(quick_run):
+    out, _ = quick_run
+    done = efficiency("--quick", "--out", out / "a")
+    assert done.returncode == 2 and "--resume" in done.stderr
+    assert efficiency("--quick", "--out", out / "nothing", "--resume").returncode == 2

@@ -1,0 +1,209 @@
+"""Tutorial 07: GenerateTaskPrac, step by step (the paper's Figures 1 and 2, regenerated).
+
+Where do training tasks come from? The bootstrap method before this paper walked k random steps back from the
+goal and raised k every iteration (LengthInc). Too small a k teaches nothing new; too large a k gives tasks the
+current heuristic cannot solve. GenerateTaskPrac (paper §3–4, Alg. 1 in its practical form) lets the WUNN of
+tutorial 05 choose instead. Starting at the goal, it looks at every state one move back, asks the WUNN for each
+one's epistemic uncertainty σ_e, and samples the next state from softmax(σ_e): states the WUNN knows less about
+are more likely. It stops at the first sampled state with σ_e ≥ ε = 1, and that state is the new task's start.
+The walk therefore ends just past the edge of what has been learnt: a task a little harder than the last ones.
+
+Three details of the practical form, each answered below:
+  * The previous state is left out of the candidates (as in the random walks of Arfaee et al. and tutorial 01).
+    Stepping straight back undoes a step and wastes it. Without the exclusion the step back would be one
+    candidate in four in the middle of the board and one in two in a corner, and the walk would dither near the
+    goal instead of moving away from it.
+  * MaxSteps. A walk through states the WUNN is sure about would never reach ε. The conceptual Alg. 1 ends it
+    once every state has been visited, which needs a record of every state visited; the practical form caps the
+    walk instead: after MaxSteps − 1 steps the state reached is the start, whatever its σ_e (MaxSteps = 1000 for
+    the 15-puzzle in both of the paper's experiments, 5000 for the other domains).
+  * Why a separate network. σ_e is the spread of K = 100 sampled outputs of the WUNN, so scoring a state costs
+    about a hundred forward passes. IDA* scores millions of states per task; it plans with the ordinary FFNN,
+    which costs one pass. The WUNN is asked only about the states along a generated walk and, while it trains,
+    about the records of the memory buffer (§4).
+
+Run from the repository root:  python tutorials/07_generate_task.py   (under a minute)
+"""
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.patches import Rectangle
+
+from la.config import LearnConfig, node_budget
+from la.domains import make_domain
+from la.encoding import encode
+from la.learn import learn_heuristic
+from la.nn import FFNNConfig
+from la.search import ida_star
+from la.tasks import generate_task_prac
+
+SEED = 7
+COLUMN = 20                   # characters per board when boards are printed side by side
+WALK_SEED = 4                 # the walk shown: one of the shorter ones this WUNN makes, so that it fits a page
+puzzle = make_domain("15-puzzle")
+
+# --- 1. A WUNN with a little training ------------------------------------------------------------------------
+# The WUNN is trained inside LearnHeuristicPrac (tutorial 08). We use the settings of the paper's EFFICIENCY
+# experiment (§5: a one-output FFNN that plans with its mean, no dropout, t_max = 1 s, which `la` counts as
+# 1.1 M generated nodes per task) and stop after 6 of its NumIter = 20 iterations, so the WUNN has seen tasks
+# of only a dozen steps or so. Everything about task generation (ε = 1, K = 100, MaxSteps = 1000, β0 = 0.05)
+# keeps the paper's values; only β's decay γ = (1e-5/β0)^(1/NumIter) is steeper, since NumIter is 6.
+config = replace(LearnConfig(), num_iter=6, node_limit=node_budget(1), ffnn=FFNNConfig(n_out=1, dropout=0.0))
+began = time.perf_counter()
+learner = learn_heuristic(puzzle, config, np.random.default_rng(SEED), progress=None)
+lengths = [t["steps"] for t in learner.log[-1]["tasks"]]
+print(f"LearnHeuristicPrac, efficiency settings cut to {config.num_iter} iterations: "
+      f"{time.perf_counter() - began:.0f} s; the WUNN has trained on {len(learner.buffer)} records; the last "
+      f"iteration's walks took {min(lengths)}–{max(lengths)} steps")
+
+
+# --- 2. One walk, step by step --------------------------------------------------------------------------------
+def direction(before, after):
+    """Which way the blank moved between two states."""
+    step = int(puzzle.blank(after[None])[0]) - int(puzzle.blank(before[None])[0])
+    return {-4: "up", -1: "left", 1: "right", 4: "down"}[step]
+
+
+def side_by_side(boards, titles, notes):
+    """Boards as text, next to each other, each with a title above and a note below."""
+    rows = [puzzle.format(b).split("\n") for b in boards]
+    lines = [titles] + [[rows[i][r] for i in range(len(boards))] for r in range(puzzle.width)] + [notes]
+    return "\n".join("".join(cell.ljust(COLUMN) for cell in line).rstrip() for line in lines)
+
+
+epsilon = config.epsilon
+task = generate_task_prac(puzzle, learner.wunn, np.random.default_rng(WALK_SEED), epsilon, config.max_steps,
+                          config.wunn.K, trace=True)
+print(f"\nGenerateTaskPrac from the goal, ε = {epsilon}: at each step, the predecessors of the current state "
+      f"except the one we came from,\ntheir σ_e (K = {config.wunn.K} WUNN samples) and softmax(σ_e); * marks "
+      f"the sampled one")
+for i, s in enumerate(task.trace):
+    titles = ["goal" if i == 0 else f"after step {i}"] + [f"blank {direction(s['state'], c)}" for c in s["candidates"]]
+    notes = [""] + [f"σ_e {e:.2f} p {p:.2f}{' *' if j == s['chosen'] else ''}"
+                    for j, (e, p) in enumerate(zip(s["sigma_e"], s["p"]))]
+    print(f"\nstep {i + 1}")
+    print(side_by_side([s["state"], *s["candidates"]], titles, notes))
+chosen = np.array([s["sigma_e"][s["chosen"]] for s in task.trace])
+path = np.array([s["candidates"][s["chosen"]] for s in task.trace])          # the walk's states, (steps, 16)
+print(f"\nstopped after {task.steps} steps: the sampled state has σ_e = {chosen[-1]:.2f} >= ε, and becomes the "
+      f"task's start")
+p_most = np.mean([s["p"].max() for s in task.trace])
+print(f"the most likely candidate had p = {p_most:.2f} on average (uniform would be "
+      f"{np.mean([1 / len(s['p']) for s in task.trace]):.2f}): softmax over σ_e of order 1 is a gentle push, "
+      f"not a greedy choice")
+
+# MaxSteps: the same walk with a cap of 5 ends after 4 steps, at a state the WUNN still knows well.
+capped = generate_task_prac(puzzle, learner.wunn, np.random.default_rng(WALK_SEED), epsilon, 5, config.wunn.K,
+                            trace=True)
+print(f"with MaxSteps = 5 the walk stops after {len(capped.trace)} steps (Task.steps = {capped.steps}) at a "
+      f"state with σ_e = {capped.trace[-1]['sigma_e'][capped.trace[-1]['chosen']]:.2f} < ε: it is the task's "
+      f"start all the same")
+
+# --- 3. Why the WUNN does not plan ------------------------------------------------------------------------------
+probe = encode(puzzle, np.repeat(path, 10_000 // len(path) + 1, axis=0)[:10_000])
+timer = time.perf_counter()
+learner.ffnn.predict(probe)
+ffnn_seconds = time.perf_counter() - timer
+timer = time.perf_counter()
+learner.wunn.predict(probe, config.wunn.K, np.random.default_rng(0))
+wunn_seconds = time.perf_counter() - timer
+print(f"\nscoring 10,000 states: FFNN {ffnn_seconds * 1e3:.1f} ms, WUNN with K = {config.wunn.K} "
+      f"{wunn_seconds * 1e3:.0f} ms ({wunn_seconds / ffnn_seconds:.0f}x). IDA* here generates millions of "
+      f"nodes a second with the FFNN;\nwith the WUNN it would manage about {1e4 / wunn_seconds / 1e3:.0f} "
+      f"thousand.")
+
+# --- 4. Figure 2: train on the task, then walk again ---------------------------------------------------------------
+# LearnHeuristicPrac would now solve the task and Update on the plan: the WUNN trains until σ_e < 0.8 on every
+# record in the buffer, the new start included. We do exactly that for this one task. σ_e from K = 100 samples
+# is itself noisy (estimate it twice for one state and the two can differ by 10 % or more), which is why the
+# Update aims below ε, at √(κε) = 0.8; to compare before and after without that noise we use the closed form of
+# tutorial 05.
+result = ida_star(puzzle, learner.planning_heuristic(), task.start, node_limit=config.node_limit)
+assert result.solved, "the generated task should be easy for the current heuristic"
+before = learner.wunn.predict_exact(encode(puzzle, path))[1]
+update = learner.update([result.plan], update_beta=True)
+after = learner.wunn.predict_exact(encode(puzzle, path))[1]
+print(f"\nthe task is solved with cost {result.cost} ({result.generated:,} nodes); the Update adds "
+      f"{update['added']} records and trains the WUNN for {update['wunn_blocks']} blocks of 50 steps")
+print("σ_e of the walk's states (closed form), before → after: "
+      + ", ".join(f"{b:.2f}→{a:.2f}" for b, a in zip(before, after)))
+# The same random numbers: as long as the walk visits the same states, it draws the same noise for σ_e and the
+# same uniform number for each choice, so it repeats its choices unless the probabilities moved a lot.
+again = generate_task_prac(puzzle, learner.wunn, np.random.default_rng(WALK_SEED), epsilon, config.max_steps,
+                           config.wunn.K, trace=True)
+path_again = np.array([s["candidates"][s["chosen"]] for s in again.trace])
+shared = next((i for i in range(min(len(path), len(path_again))) if not (path[i] == path_again[i]).all()),
+              min(len(path), len(path_again)))
+chosen_again = np.array([s["sigma_e"][s["chosen"]] for s in again.trace])
+print(f"the walk again, with the same random numbers: its first {shared} steps are the old walk's "
+      f"{'(all of them: it passes the old start) ' if shared == task.steps else ''}and it stops after "
+      f"{again.steps} steps, at σ_e = {chosen_again[-1]:.2f}")
+
+
+# --- figure ------------------------------------------------------------------------------------------------------
+def draw_board(ax, state, frame=None, note=None):
+    """A 4x4 board on an axis, the blank grey; a coloured frame and a note underneath if given."""
+    w = puzzle.width
+    for pos, tile in enumerate(state):
+        r, c = divmod(pos, w)
+        ax.add_patch(Rectangle((c, w - 1 - r), 1, 1, facecolor="0.8" if tile == 0 else "white",
+                               edgecolor="0.4", lw=0.6))
+        if tile:
+            ax.text(c + 0.5, w - 0.5 - r, str(tile), ha="center", va="center", fontsize=7)
+    if frame:
+        ax.add_patch(Rectangle((0, 0), w, w, fill=False, edgecolor=frame, lw=3))
+    if note:
+        ax.set_xlabel(note, fontsize=7, labelpad=2)
+    ax.set(xlim=(-0.1, w + 0.1), ylim=(-0.1, w + 0.1), aspect="equal", xticks=[], yticks=[])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+
+steps = len(task.trace)
+fig = plt.figure(figsize=(1.35 * (steps + 1), 6.6))
+grid = fig.add_gridspec(4, steps + 1, height_ratios=[1, 1, 1, 1.5])
+draw_board(fig.add_subplot(grid[0, 0]), puzzle.goal, note="the goal")
+for i, s in enumerate(task.trace):
+    for j, c in enumerate(s["candidates"]):
+        ax = fig.add_subplot(grid[j, i + 1])
+        last = i == steps - 1 and j == s["chosen"]
+        frame = ("red" if last else "C0") if j == s["chosen"] else None
+        draw_board(ax, c, frame, f"σ_e {s['sigma_e'][j]:.2f}   p {s['p'][j]:.2f}")
+        if j == 0:
+            ax.set_title(f"step {i + 1}", fontsize=8)
+        if last:
+            ax.set_title(f"step {i + 1}: start", fontsize=8, color="red")
+ax = fig.add_subplot(grid[3, :])
+x = np.arange(1, steps + 1)
+ax.plot(x, chosen, "o", color="C0", label="σ_e the walk sampled (K = 100) at each step (Fig. 1)")
+ax.plot(x, before, "-", color="C0", label="the same states, closed form")
+ax.plot(x, after, "s--", color="C1", label="... after one Update on the task's plan")
+ax.plot(range(1, again.steps + 1), chosen_again, ".:", color="C2",
+        label=f"the walk re-run with the same random numbers (Fig. 2): {again.steps} steps")
+ax.axhline(epsilon, color="r", lw=0.8, label="ε = 1: the walk stops here")
+ax.axhline(config.sigma_e_target, color="m", lw=0.8, ls=":", label="0.8 = √(κε): the Update's target")
+ax.set(xlabel="step of the walk", ylabel="σ_e", xlim=(0.5, max(steps, again.steps) + 0.5))
+ax.legend(fontsize=7, loc="lower right", ncol=2)
+fig.suptitle("GenerateTaskPrac on the 15-puzzle: candidates one move back, their σ_e and softmax probability p, "
+             "the sampled one framed (red: the task's start)", fontsize=9)
+fig.tight_layout()
+out = ROOT / "figures" / "07_generate_task.png"
+out.parent.mkdir(exist_ok=True)
+fig.savefig(out, dpi=110)
+print(f"saved {out.relative_to(ROOT)}")
+
+# --- the point, loosely --------------------------------------------------------------------------------------------
+assert chosen[-1] >= epsilon and (chosen[:-1] < epsilon).all(), "the walk stops at the first state with σ_e >= ε"
+assert after[-1] < epsilon, "after the Update the old start should no longer count as unknown"
+assert again.steps > task.steps, "after training on the task, the same walk should go further"
