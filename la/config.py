@@ -60,6 +60,9 @@ class LearnConfig:
             raise ValueError(f"task_generation must be 'gtp' or 'length_inc', got {self.task_generation!r}")
         if self.num_iter < 1 or self.tasks_per_iter < 1:
             raise ValueError("num_iter and tasks_per_iter must be at least 1")
+        if self.ffnn_batch < self.buffer_size:
+            raise ValueError(f"ffnn_batch ({self.ffnn_batch}) must be at least buffer_size ({self.buffer_size}): "
+                             f"the FFNN's batch cycles through the whole buffer")
 
     @property
     def gamma(self) -> float:

@@ -1,7 +1,16 @@
-"""Figures from saved results: one function per figure, each reading a results dict and writing a PNG.
+"""Every figure of the reproduction, regenerated from saved results: `python -m la.plots`.
 
-Every figure is drawn from the JSON that an experiment wrote, never by hand, with the Agg backend.
+One function per figure; each reads a results record (the `results.json` an experiment wrote) and writes one
+PNG with the Agg backend. The records the committed figures come from are committed beside them,
+`figures/efficiency.json` and `figures/suboptimality.json`, each with the command and commit that made it.
+
+    python -m la.plots                                   # redraw figures/*.png from figures/*.json
+    python -m la.plots --efficiency results/efficiency-paper/results.json --suboptimality \\
+        results/suboptimality-full/results.json --copy   # adopt new results, then redraw
 """
+import json
+import shutil
+import sys
 from pathlib import Path
 
 import matplotlib
@@ -10,25 +19,192 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from la.cli import Parser, run  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURES = ROOT / "figures"
+
+
+def _save(fig, path) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
 
 def table2_efficiency(results: dict, path) -> None:
     """Table 2 as bars: Solved Train and Solved Test per LengthInc and GTP, ours (mean ± sd) beside the paper's."""
     rows = results["table"]
-    labels = [r["variant"] for r in rows]
     x = np.arange(len(rows))
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
     for ax, key, title in zip(axes, ("solved_train", "solved_test"), ("Solved Train", "Solved Test")):
         ax.bar(x - 0.2, [r[key] for r in rows], 0.4, yerr=[r[key + "_sd"] for r in rows], capsize=3,
-               label=f"la ({rows[0]['runs']} run(s))", color="tab:blue")
+               label=f"la, {rows[0]['runs']} run(s)", color="tab:blue")
         ax.bar(x + 0.2, [r["paper_" + key] for r in rows], 0.4, label="paper", color="tab:gray")
-        ax.set_xticks(x, labels)
+        ax.set_xticks(x, [r["variant"] for r in rows])
         ax.set_xlabel("LengthInc (GTP: GenerateTaskPrac)")
         ax.set_title(title)
         ax.set_ylim(0, 105)
     axes[0].set_ylabel("% of tasks solved")
     axes[0].legend()
-    fig.suptitle("Efficiency on the 15-puzzle (paper Table 2)", fontsize=11)
+    fig.suptitle("Efficiency on the 15-puzzle (paper Table 2); error bars: sd over runs", fontsize=11)
     fig.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
+
+
+def table1_suboptimality(results: dict, path) -> None:
+    """Table 1 against α: suboptimality, % optimal and nodes generated, ours (mean ± sd) and the paper's."""
+    rows = {r["row"]: r for r in results["table"]}
+    alphas = [a for a in results["config"]["alphas"]]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    for ax, key, label in zip(axes, ("subopt", "optimal", "generated"),
+                              ("suboptimality (%)", "solved optimally (%)", "nodes generated per task")):
+        ours = [np.nan if rows[str(a)][key] is None else rows[str(a)][key] for a in alphas]   # None: none solved
+        spread = [np.nan if rows[str(a)][key + "_sd"] is None else rows[str(a)][key + "_sd"] for a in alphas]
+        ax.errorbar(alphas, ours, yerr=spread, fmt="o-", capsize=3, label=f"la, {rows[str(alphas[0])]['runs']} run(s)")
+        ax.plot(alphas, [rows[str(a)]["paper"][key] for a in alphas], "s--", color="tab:gray", label="paper")
+        for row, style in (("N/A", ":"), ("MD", "-.")):
+            if row in rows and rows[row][key] is not None:
+                ax.axhline(rows[row][key], color="tab:red" if row == "N/A" else "tab:green", ls=style, lw=1,
+                           label=f"{row} (la)")
+        ax.set_xlabel("α")
+        ax.set_ylabel(label)
+        if key == "generated":
+            ax.set_yscale("log")
+    axes[0].legend(fontsize=8)
+    fig.suptitle("Suboptimality on Korf's 100 (paper Table 1); averages over solved tasks, error bars: sd over "
+                 "runs", fontsize=11)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def calibration(results: dict, path) -> None:
+    """For each α, the fraction of the 5,305 states with y^α <= h*, beside the line y = α."""
+    rows = results["calibration"]
+    alphas = np.array([r["alpha"] for r in rows])
+    fig, ax = plt.subplots(figsize=(5, 4.5))
+    ax.plot([0, 1], [0, 1], "k:", label="calibrated: fraction = α")
+    ax.errorbar(alphas, [r["y_alpha_below_h_star"] for r in rows], yerr=[r["y_alpha_below_h_star_sd"] for r in rows],
+                fmt="o-", capsize=3, label="y^α <= h*")
+    ax.plot(alphas, [r["h_admissible"] for r in rows], "s--", label="integer h <= h* (admissible)")
+    ax.set_xlabel("α")
+    ax.set_ylabel("fraction of states")
+    ax.set_title(f"Calibration on 5,305 states with known h* ({rows[0]['runs']} run(s))", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def learning_curves(results: dict, path) -> None:
+    """Per iteration of LearnHeuristicPrac: tasks solved, α, β, GenerateTaskPrac task length, buffer size."""
+    panels = (("solved", "tasks solved (of 10)", "linear"), ("alpha", "α", "linear"), ("beta", "β", "log"),
+              ("task_steps", "GenerateTaskPrac steps", "linear"), ("buffer", "memory buffer records", "linear"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(16, 3.4))
+    for which, color in (("alpha", "tab:blue"), ("mean", "tab:red")):
+        for i, curve in enumerate(results["learning_curves"].get(which, [])):
+            x = [e["iteration"] for e in curve]
+            for ax, (key, label, scale) in zip(axes, panels):
+                y = [np.nan if e[key] is None else e[key] for e in curve]
+                ax.plot(x, y, color=color, alpha=0.7, lw=1,
+                        label=("two outputs, y^α" if which == "alpha" else "one output, mean") if i == 0 else None)
+                ax.set_title(label, fontsize=10)
+                ax.set_yscale(scale)
+                ax.set_xlabel("iteration")
+    axes[0].legend(fontsize=8)
+    fig.suptitle("LearnHeuristicPrac on the 15-puzzle, one line per run", fontsize=11)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def _board(ax, state, width, annotations=None, title=""):
+    """A 15-puzzle board; `annotations` maps a position to (text, highlighted)."""
+    ax.set_xlim(0, width)
+    ax.set_ylim(width, 0)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(title, fontsize=9)
+    for p, v in enumerate(state):
+        r, c = divmod(p, width)
+        note = (annotations or {}).get(p)
+        color = "white" if v == 0 else ("#f4a6c6" if note and note[1] else "#dde6f0")
+        ax.add_patch(plt.Rectangle((c, r), 1, 1, facecolor=color, edgecolor="k"))
+        if v:
+            ax.text(c + 0.5, r + 0.42, str(v), ha="center", va="center", fontsize=10)
+        if note:
+            ax.text(c + 0.5, r + 0.82, note[0], ha="center", va="center", fontsize=7)
+
+
+def figure1_generate_task(results: dict, path) -> None:
+    """Figure 1 from a trained WUNN: GenerateTaskPrac's first and last steps, each candidate's σ_e and softmax
+    probability on the tile that would move (the sampled one pink), and the task's start; Figure 2: the σ_e of
+    the walked states before and after one more Update on that task."""
+    data = results["generate_task"]
+    steps = data["before"]
+    shown = list(range(len(steps))) if len(steps) <= 4 else [0, 1, len(steps) - 2, len(steps) - 1]
+    fig, axes = plt.subplots(1, len(shown) + 2, figsize=(3 * (len(shown) + 2), 3.6),
+                             gridspec_kw={"width_ratios": [1] * (len(shown) + 1) + [1.6]})
+    for ax, i in zip(axes, shown):
+        step = steps[i]
+        state = np.array(step["state"])
+        blank = int(np.flatnonzero(state == 0)[0])
+        notes = {}
+        for k, (cand, s, p) in enumerate(zip(step["candidates"], step["sigma_e"], step["p"])):
+            moved_from = int(np.flatnonzero(np.array(cand) == 0)[0])        # the tile there slides into the blank
+            notes[moved_from] = (f"σe {s:.2f} p {p:.2f}", k == step["chosen"])
+        _board(ax, state, 4, notes, f"step {i + 1} of {len(steps)}")
+        del blank
+    _board(axes[len(shown)], data["start"], 4, title=f"task start (σe >= {data['epsilon']:g})")
+    walked = [s["sigma_e"][s["chosen"]] for s in steps]
+    ax = axes[-1]
+    ax.plot(range(1, len(walked) + 1), walked, "o-", ms=3, label="before")
+    if "sigma_e_after_update" in data:
+        ax.plot(range(1, len(walked) + 1), data["sigma_e_after_update"], "s-", ms=3,
+                label=f"after an Update on it; next walk: {data['steps_after']} steps")
+    ax.axhline(data["epsilon"], color="k", ls=":", lw=1, label="ε")
+    ax.set_xlabel("step of the walk")
+    ax.set_ylabel("σ_e of the sampled state")
+    ax.set_title("Figure 2: the same states after training", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.suptitle("GenerateTaskPrac with a trained WUNN (paper Figure 1)", fontsize=11)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def all_from_suboptimality(results: dict, folder) -> None:
+    """The four figures drawn from a suboptimality record."""
+    folder = Path(folder)
+    table1_suboptimality(results, folder / "table1_suboptimality.png")
+    calibration(results, folder / "calibration.png")
+    learning_curves(results, folder / "learning_curves.png")
+    if results.get("generate_task"):
+        figure1_generate_task(results, folder / "figure1_generate_task.png")
+
+
+def main(argv=None) -> int:
+    parser = Parser(prog="python -m la.plots", description="Regenerate every figure from saved results.")
+    parser.add_argument("--efficiency", type=Path, default=FIGURES / "efficiency.json")
+    parser.add_argument("--suboptimality", type=Path, default=FIGURES / "suboptimality.json")
+    parser.add_argument("--out", type=Path, default=FIGURES, help="where the figures go (default figures/)")
+    parser.add_argument("--copy", action="store_true", help="also copy the results files into --out")
+    args = parser.parse_args(argv)
+    for name, path in (("efficiency", args.efficiency), ("suboptimality", args.suboptimality)):
+        if not path.exists():
+            raise ValueError(f"no {name} results at {path}")
+        try:
+            record = json.loads(path.read_text())
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path} is not valid JSON ({error})") from None
+        if record.get("experiment") != name:
+            raise ValueError(f"{path} holds {record.get('experiment')!r} results, not {name!r}")
+        if args.copy and path.resolve() != (args.out / f"{name}.json").resolve():
+            args.out.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, args.out / f"{name}.json")
+        if name == "efficiency":
+            table2_efficiency(record, args.out / "table2_efficiency.png")
+        else:
+            all_from_suboptimality(record, args.out)
+        print(f"drew the {name} figures from {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))

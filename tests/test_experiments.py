@@ -64,3 +64,32 @@ def test_an_existing_run_is_not_overwritten_without_resume(quick_run):
     done = efficiency("--quick", "--out", out / "a")
     assert done.returncode == 2 and "--resume" in done.stderr
     assert efficiency("--quick", "--out", out / "nothing", "--resume").returncode == 2
+
+
+def suboptimality(*args):
+    return subprocess.run([sys.executable, "-m", "la.experiments.suboptimality", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_quick_suboptimality_then_retest_the_saved_networks(tmp_path):
+    done = suboptimality("--quick", "--out", tmp_path / "a", "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "a" / "results.json").read_text())
+    assert [r["row"] for r in record["table"]] == ["MD", "0.9", "0.5", "N/A"]
+    assert all(sum(r["unsolved"]) + (r["tasks"] * r["runs"] - sum(r["unsolved"])) == 3 for r in record["table"])
+    assert len(record["calibration"]) == 8 and record["generate_task"]["before"]
+    for figure in ("table1_suboptimality", "calibration", "learning_curves", "figure1_generate_task"):
+        assert (tmp_path / "a" / f"{figure}.png").exists()
+    again = suboptimality("--quick", "--out", tmp_path / "b", "--networks", tmp_path / "a", "--jobs", "1")
+    assert again.returncode == 0, again.stderr
+    assert "training" not in again.stdout.split("testing")[0]
+    retest = json.loads((tmp_path / "b" / "results.json").read_text())
+    assert [t["records"] for t in retest["tests"]] == [t["records"] for t in record["tests"]] or all(
+        [(r["solved"], r["cost"], r["generated"]) for r in t1["records"]] ==
+        [(r["solved"], r["cost"], r["generated"]) for r in t2["records"]]
+        for t1, t2 in zip(retest["tests"], record["tests"]))
+
+
+def test_suboptimality_refuses_missing_networks(tmp_path):
+    done = suboptimality("--quick", "--out", tmp_path / "a", "--networks", tmp_path / "nowhere")
+    assert done.returncode == 2 and "no network for run 1" in done.stderr

@@ -36,8 +36,9 @@ so a short run decays β in fewer, bigger steps; β reaches 1e-5 only if it deca
 
 The memory buffer. A solved plan s_0, ..., s_L adds the records (s_i, L − i): every state with its cost to the
 goal along the plan, the goal itself included with label 0 (the authors' code does this, the paper's Alg. 2
-leaves the goal out; without it IDA* cannot trust h(goal) = 0). A record already present with the same label is
-not added again; the same state with another label is a second record. Beyond 25,000 records the oldest go.
+leaves the goal out; without it nothing teaches the network h(goal) = 0, and IDA* recognises the goal only once
+its bound covers h(goal)). A record already present with the same label is not added again; the same state with
+another label is a second record. Beyond 25,000 records the oldest go.
 
 Budgets. The paper stops each search after t_max seconds of the authors' C# (60 s in the suboptimality
 experiment, 1 s in the efficiency one). `la` counts generated nodes instead, at the 1.1 M nodes per second the
@@ -81,21 +82,23 @@ puzzle = make_domain("15-puzzle")
 # The paper trains the 15-puzzle heuristic in two experiments with different settings. Ours is the
 # suboptimality network, cut down: 18 iterations, and a quarter of the efficiency experiment's budget per task,
 # so that the tasks outgrow the budget within a short run and the α schedule has something to do. As in
-# tutorial 06, each FFNN step repeats the buffer to 2,500 rows rather than 25,000.
-config = replace(LearnConfig(), num_iter=18, node_limit=node_budget(0.25), ffnn_batch=2_500)
+# tutorial 06, each FFNN step repeats the buffer to 2,500 rows rather than 25,000, and the buffer is capped at
+# 2,500 records to match (the paper: 25,000 for both).
+config = replace(LearnConfig(), num_iter=18, node_limit=node_budget(0.25), ffnn_batch=2_500, buffer_size=2_500)
 rows = [("NumIter", "50", "20", config.num_iter),
         ("t_max per task (as nodes)", "60 s = 66,000,000", "1 s = 1,100,000", f"{config.node_limit:,}"),
         ("FFNN outputs: plans with", "2: y^α, α0 = 0.99", "1: the mean", f"{config.ffnn.n_out}: y^α, α0 = "
                                                                          f"{config.alpha0}"),
         ("FFNN dropout", "2.5 %", "none", f"{config.ffnn.dropout * 100:g} %"),
         ("MaxSteps", "1000", "1000", config.max_steps),
+        ("buffer cap = FFNN batch rows", "25,000", "25,000", f"{config.buffer_size:,}"),
         ("tasks", "GenerateTaskPrac", "GTP or LengthInc", "GenerateTaskPrac")]
 print(f"{'':28}{'suboptimality (Table 1)':25}{'efficiency (Table 2)':22}this tutorial")
 for name, sub, eff, ours in rows:
     print(f"{name:28}{sub:25}{eff:22}{ours}")
 print(f"shared by both: ε {config.epsilon}, NumTasksPerIter {config.tasks_per_iter}, threshold "
       f"{config.solved_threshold}, Δ {config.delta}, β0 {config.beta0}, β_NumIter {config.beta_final}, κ "
-      f"{config.kappa}, q {config.q}, buffer {config.buffer_size:,}, K {config.wunn.K}, S {config.wunn.S}, "
+      f"{config.kappa}, q {config.q}, K {config.wunn.K}, S {config.wunn.S}, "
       f"TrainIter {config.train_iter}, MaxTrainIter {config.wunn_blocks * config.wunn_block_steps:,}")
 print(f"γ = (β_NumIter/β0)^(1/NumIter) = {config.gamma:.4f} for NumIter = {config.num_iter} "
       f"({replace(config, num_iter=50).gamma:.4f} for 50)")
@@ -208,8 +211,8 @@ out.parent.mkdir(exist_ok=True)
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
-print("\nThe full-scale runs: python -m la.experiments.efficiency (Table 2), and, once it lands, "
-      "python -m la.experiments.suboptimality (Table 1).")
+print("\nThe full-scale runs: python -m la.experiments.efficiency (Table 2) and "
+      "python -m la.experiments.suboptimality --full (Table 1); tutorial 09 runs the second at tutorial scale.")
 
 # --- the point, loosely --------------------------------------------------------------------------------------------
 assert log[0]["wunn_blocks"] == config.wunn_blocks and log[0]["beta_after"] == config.beta0, \

@@ -12,6 +12,7 @@ tasks started while the set has used less than 66 M nodes (the paper's 60 s), ea
 (reference §10.1). "Solved Train" is the share of the 200 training tasks solved within budget, "Solved Test"
 the share of the 100 test tasks solved with a cost above 0; both are averaged over test sets and runs.
 """
+import json
 import os
 import sys
 from dataclasses import asdict, dataclass, field, replace
@@ -128,7 +129,9 @@ def format_table(rows: list, cfg: EfficiencyConfig) -> str:
 
 def write_results(out: Path, cfg: EfficiencyConfig, seed: int, rows: list, results: list) -> dict:
     """results.json (everything the figures need) and results.csv (one row per run, variant and test set)."""
-    record = {"experiment": "efficiency", "seed": seed, "config": asdict(cfg), "table": rows,
+    provenance = json.loads((out / "experiment.json").read_text())
+    record = {"experiment": "efficiency", "seed": seed, "config": asdict(cfg), "command": provenance["command"],
+              "commit": provenance["commit"], "table": rows,
               "units": [{k: v for k, v in r.items() if k != "summary"} for r in results]}
     write_json(out / "results.json", record)
     header = ["run", "variant", "solved_train", "test_set", "solved", "attempted", "tasks", "nodes"]
@@ -154,7 +157,7 @@ def parse_args(argv):
     parser.add_argument("--out", type=Path, default=None, help="results folder (default results/efficiency)")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     parser.add_argument("--figure", type=Path, default=None,
-                        help="where to save the figure (default figures/efficiency.png; --quick: in --out)")
+                        help="where to save the figure (default: table2_efficiency.png in --out)")
     args = parser.parse_args(argv)
     for name in ("runs", "test_sets", "jobs"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
@@ -177,7 +180,7 @@ def main(argv=None) -> int:
     results = run_units(unit, specs, out, args.jobs, progress=lambda line: print(line, flush=True))
     rows = table(cfg, results)
     record = write_results(out, cfg, args.seed, rows, results)
-    figure = args.figure or (out / "efficiency.png" if args.quick else ROOT / "figures" / "efficiency.png")
+    figure = args.figure or out / "table2_efficiency.png"          # figures/ is redrawn by `python -m la.plots`
     plots.table2_efficiency(record, figure)
     print(format_table(rows, cfg))
     print(f"results: {out / 'results.json'}, {out / 'results.csv'}; figure: {figure}")

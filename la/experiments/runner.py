@@ -95,6 +95,6 @@ def summary(result: dict) -> str:
 
 
 def mean_std(values) -> tuple:
-    """Mean and (population) standard deviation over runs, or (nan, nan) for none."""
+    """Mean and (population) standard deviation over runs, or (None, None) for none (JSON has no NaN)."""
     values = np.asarray(list(values), dtype=float)
-    return (float(values.mean()), float(values.std())) if len(values) else (float("nan"), float("nan"))
+    return (float(values.mean()), float(values.std())) if len(values) else (None, None)

@@ -1,0 +1,88 @@
+"""Table 1's arithmetic, the calibration measure, and every figure drawn from small saved results."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from la import plots
+from la.calibration import admissible_fraction, calibration, korf_states_with_h_star
+from la.experiments.suboptimality import summarize
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_suboptimality_and_percent_optimal_by_hand():
+    records = [{"solved": True, "cost": 50, "optimal": 50, "generated": 100, "seconds": 1.0},
+               {"solved": True, "cost": 44, "optimal": 40, "generated": 300, "seconds": 3.0},
+               {"solved": True, "cost": 60, "optimal": 60, "generated": 200, "seconds": 2.0},
+               {"solved": False, "cost": None, "optimal": 55, "generated": 999, "seconds": 9.0}]
+    s = summarize(records)
+    assert s["tasks"] == 4 and s["unsolved"] == 1                        # never silently dropped
+    assert s["subopt"] == pytest.approx(100 * (0 + 0.1 + 0) / 3)         # mean of found/optimal − 1 (footnote 2)
+    assert s["optimal"] == pytest.approx(100 * 2 / 3)
+    assert s["generated"] == pytest.approx(200) and s["time"] == pytest.approx(2.0)   # over solved tasks
+    assert summarize(records[3:])["subopt"] is None
+
+
+class ToyHeuristic:
+    """y^α(state i) = 10 + i − 100α + 0.5 over states 0..99, whose h* is 10: y^α <= h* for exactly 100α states."""
+
+    def __init__(self, alpha):
+        self.alpha = alpha
+
+    def hidden(self, states):
+        return states
+
+    def values(self, states):
+        return 10 + states - 100 * self.alpha + 0.5
+
+    def __call__(self, states):
+        return np.maximum(np.rint(self.values(states)), 0).astype(int)
+
+
+def test_calibration_of_a_toy_heuristic_with_a_known_answer():
+    states, h_star = np.arange(100), np.full(100, 10)
+    rows = calibration(ToyHeuristic, states, h_star, alphas=(0.05, 0.25, 0.5, 0.9))
+    assert [r["y_alpha_below_h_star"] for r in rows] == pytest.approx([0.05, 0.25, 0.5, 0.9])
+    assert admissible_fraction([1, 2, 3], [1, 1, 5]) == pytest.approx(2 / 3)
+
+
+def test_the_korf_states_with_known_h_star():
+    states, h_star = korf_states_with_h_star()
+    assert states.shape == (5305, 16) and h_star.min() == 1 and h_star.sum() == 144_858
+
+
+@pytest.mark.parametrize("name, function", [
+    ("efficiency_quick.json", plots.table2_efficiency),
+    ("suboptimality_quick.json", plots.table1_suboptimality),
+    ("suboptimality_quick.json", plots.calibration),
+    ("suboptimality_quick.json", plots.learning_curves),
+    ("suboptimality_quick.json", plots.figure1_generate_task),
+])
+def test_each_figure_function_draws_from_a_small_saved_results_file(name, function, tmp_path):
+    function(json.loads((DATA / name).read_text()), tmp_path / "figure.png")
+    assert (tmp_path / "figure.png").stat().st_size > 10_000
+
+
+def test_plots_command_redraws_every_figure(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "la.plots", "--efficiency", DATA / "efficiency_quick.json",
+                          "--suboptimality", DATA / "suboptimality_quick.json", "--out", tmp_path, "--copy"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "calibration.png", "efficiency.json", "figure1_generate_task.png", "learning_curves.png",
+        "suboptimality.json", "table1_suboptimality.png", "table2_efficiency.png"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--efficiency", "nowhere.json"], "no efficiency results"),
+    (["--efficiency", str(DATA / "suboptimality_quick.json")], "not 'efficiency'"),
+])
+def test_plots_command_refuses_bad_results(args, message, tmp_path):
+    out = subprocess.run([sys.executable, "-m", "la.plots", *args, "--out", str(tmp_path)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and message in out.stderr and len(out.stderr.strip().splitlines()) == 1
