@@ -71,8 +71,8 @@ def table1_suboptimality(results: dict, path) -> None:
         if key == "generated":
             ax.set_yscale("log")
     axes[0].legend(fontsize=8)
-    fig.suptitle("Suboptimality on Korf's 100 (paper Table 1); averages over solved tasks, error bars: sd over "
-                 "runs", fontsize=11)
+    fig.suptitle(results.get("title", "Suboptimality on Korf's 100 (paper Table 1); averages over solved tasks, "
+                                      "error bars: sd over runs"), fontsize=11)
     fig.tight_layout()
     _save(fig, path)
 

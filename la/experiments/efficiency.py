@@ -23,7 +23,7 @@ import numpy as np
 from la.cli import Parser, run
 from la.config import LearnConfig, node_budget
 from la.domains import SlidingTile, random_walk
-from la.experiments.runner import ROOT, mean_std, prepare, run_units, unit_rng
+from la.experiments.runner import ROOT, mean_std, prepare, run_units, unit_progress, unit_rng
 from la.io import write_json, write_text
 from la.learn import learn_heuristic
 from la.nn import save
@@ -89,7 +89,7 @@ def unit(spec: dict, out: Path, verbose: bool) -> dict:
     rng = unit_rng(spec["seed"], spec["run"], 0, cfg.variants().index(spec["variant"]))
     learner = learn_heuristic(SlidingTile(4), cfg.learn_config(spec["variant"]), rng,
                               checkpoint=folder / "checkpoint.npz",
-                              progress=(lambda line: print(f"  {name}: {line}", flush=True)) if verbose else None)
+                              progress=unit_progress(folder, name, verbose))
     save(learner.ffnn, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
     h = learner.test_heuristic()

@@ -89,6 +89,19 @@ def run_units(function, units: list, out: Path, jobs: int, progress=print) -> li
     return [results[u["name"]] for u in units]
 
 
+def unit_progress(folder: Path, name: str, verbose: bool):
+    """A progress callback for a unit: appends each line to `<folder>/progress.log` (follow it with `tail -f`
+    when units run in parallel) and, when `verbose`, prints it too."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def progress(line: str) -> None:
+        with open(folder / "progress.log", "a") as log:
+            log.write(line + "\n")
+        if verbose:
+            print(f"  {name}: {line}", flush=True)
+    return progress
+
+
 def summary(result: dict) -> str:
     """A unit's own one-line summary, if it gives one."""
     return result.get("summary", "")

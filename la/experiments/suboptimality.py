@@ -29,7 +29,7 @@ from la.cli import Parser, run
 from la.config import LearnConfig, node_budget
 from la.domains import SlidingTile
 from la.experiments import figure_data
-from la.experiments.runner import ROOT, mean_std, prepare, run_units, unit_rng
+from la.experiments.runner import ROOT, mean_std, prepare, run_units, unit_progress, unit_rng
 from la.heuristics import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.io import write_json, write_text
@@ -91,7 +91,7 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     learn_cfg = cfg.learn if which == "alpha" else cfg.learn_mean
     learner = learn_heuristic(SlidingTile(4), learn_cfg, unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
                               checkpoint=folder / "checkpoint.npz",
-                              progress=(lambda line: print(f"  {name}: {line}", flush=True)) if verbose else None)
+                              progress=unit_progress(folder, name, verbose))
     save(learner.ffnn, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
     if which == "alpha":
@@ -113,15 +113,13 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
         network = load(Path(spec["networks"]) / f"run{spec['run']}" / ("mean" if row == "N/A" else "alpha")
                        / "network.npz")
         h, limit = LikelyAdmissible(network, domain, None if row == "N/A" else float(row)), cfg.test_node_limit
-    records = []
+    records, progress = [], unit_progress(out / spec["name"], spec["name"], verbose)
     for instance in [i for i in data.korf100() if i.id in cfg.instances]:
         result = ida_star(domain, h, instance.state, node_limit=limit)
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
                         "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
-        if verbose:
-            print(f"  {spec['name']}: Korf #{instance.id} "
-                  + (f"cost {result.cost} (optimal {instance.optimal})" if result.solved else "not solved")
-                  + f", {result.generated:,} nodes, {result.seconds:.1f} s", flush=True)
+        progress(f"Korf #{instance.id} " + (f"cost {result.cost} (optimal {instance.optimal})" if result.solved
+                                            else "not solved") + f", {result.generated:,} nodes, {result.seconds:.1f} s")
     s = summarize(records)
     return {"run": spec.get("run"), "row": row, "records": records, **s,
             "summary": f"{s['tasks'] - s['unsolved']}/{s['tasks']} solved"
