@@ -13,11 +13,13 @@
 The single-output network ("N/A", and every efficiency run) plans with the mean and has no α schedule.
 """
 import math
+import os
 import time
 
 import numpy as np
 
 from la.buffer import MemoryBuffer
+from la.checkpoint import load_checkpoint, save_checkpoint
 from la.config import LearnConfig
 from la.encoding import encode, encoding_size
 from la.heuristics.likely_admissible import LikelyAdmissible
@@ -157,11 +159,10 @@ class Learner:
         tasks = [t for entry in self.log for t in entry["tasks"]]
         return sum(t["solved"] for t in tasks) / len(tasks) if tasks else 0.0
 
-    def progress_line(self, elapsed: float) -> str:
-        """One line per finished iteration, with an estimate of the time left."""
+    def progress_line(self, left: float) -> str:
+        """One line per finished iteration, with the estimated seconds `left`."""
         e, cfg = self.log[-1], self.config
         steps = np.mean([t["steps"] for t in e["tasks"]])
-        left = elapsed / self.iteration * (cfg.num_iter - self.iteration)
         alpha = "mean" if e["alpha"] is None else f"{e['alpha']:.2f}"
         return (f"iter {self.iteration:3d}/{cfg.num_iter}  solved {e['solved']:2d}/{cfg.tasks_per_iter}  "
                 f"α {alpha}  β {e['beta_after']:.2e}  buffer {e['buffer']:6,d}  task length {steps:6.1f}  "
@@ -181,20 +182,15 @@ def learn_heuristic(domain, config: LearnConfig, rng: np.random.Generator, check
     uninterrupted one: the checkpoint holds the networks, optimiser states, buffer, α, β, y^q, the random
     generator's state and the log. `progress` gets one line per iteration (None: silent).
     """
-    from la.checkpoint import load_checkpoint, save_checkpoint
-    learner = (load_checkpoint(checkpoint, domain, config) if checkpoint is not None and _exists(checkpoint)
-               else Learner(domain, config, rng))
+    resume = checkpoint is not None and os.path.exists(checkpoint)
+    learner = load_checkpoint(checkpoint, domain, config) if resume else Learner(domain, config, rng)
     began, done_before = time.perf_counter(), learner.iteration
     while learner.iteration < config.num_iter:
         learner.run_iteration()
         if checkpoint is not None:
             save_checkpoint(learner, checkpoint)
         if progress is not None:
-            elapsed = time.perf_counter() - began
-            progress(learner.progress_line(elapsed * learner.iteration / (learner.iteration - done_before)))
+            per_iteration = (time.perf_counter() - began) / (learner.iteration - done_before)
+            progress(learner.progress_line(per_iteration * (config.num_iter - learner.iteration)))
     return learner
 
-
-def _exists(path) -> bool:
-    import os
-    return os.path.exists(path)

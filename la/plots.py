@@ -145,13 +145,11 @@ def figure1_generate_task(results: dict, path) -> None:
     for ax, i in zip(axes, shown):
         step = steps[i]
         state = np.array(step["state"])
-        blank = int(np.flatnonzero(state == 0)[0])
         notes = {}
         for k, (cand, s, p) in enumerate(zip(step["candidates"], step["sigma_e"], step["p"])):
             moved_from = int(np.flatnonzero(np.array(cand) == 0)[0])        # the tile there slides into the blank
             notes[moved_from] = (f"σe {s:.2f} p {p:.2f}", k == step["chosen"])
         _board(ax, state, 4, notes, f"step {i + 1} of {len(steps)}")
-        del blank
     _board(axes[len(shown)], data["start"], 4, title=f"task start (σe >= {data['epsilon']:g})")
     walked = [s["sigma_e"][s["chosen"]] for s in steps]
     ax = axes[-1]

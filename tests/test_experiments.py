@@ -93,3 +93,15 @@ def test_quick_suboptimality_then_retest_the_saved_networks(tmp_path):
 def test_suboptimality_refuses_missing_networks(tmp_path):
     done = suboptimality("--quick", "--out", tmp_path / "a", "--networks", tmp_path / "nowhere")
     assert done.returncode == 2 and "no network for run 1" in done.stderr
+
+
+def test_resume_can_add_runs(quick_run, tmp_path):
+    import shutil
+    out, _ = quick_run
+    shutil.copytree(out / "a", tmp_path / "d")
+    more = efficiency("--quick", "--out", tmp_path / "d", "--figure", tmp_path / "d.png", "--resume", "--runs", "2")
+    assert more.returncode == 0, more.stderr
+    assert "7 of 14 units already done" in more.stdout
+    table = json.loads((tmp_path / "d" / "results.json").read_text())["table"]
+    assert all(r["runs"] == 2 for r in table)
+    assert "resumed" in json.loads((tmp_path / "d" / "experiment.json").read_text())

@@ -130,10 +130,11 @@ print(f"the first Update: FFNN {entry['ffnn_steps']} steps, WUNN {entry['wunn_bl
 # One line per iteration: the α this iteration planned with, β after its Update, the buffer's size, the mean
 # number of GenerateTaskPrac steps of its tasks, the nodes its searches generated.
 print()
-began = time.perf_counter()
+began, first = time.perf_counter(), learner.iteration
 while learner.iteration < config.num_iter:
     learner.run_iteration()
-    print(learner.progress_line(time.perf_counter() - began))
+    per_iteration = (time.perf_counter() - began) / (learner.iteration - first)
+    print(learner.progress_line(per_iteration * (config.num_iter - learner.iteration)))
 log = learner.log
 
 alphas = [e["alpha"] for e in log]

@@ -35,19 +35,29 @@ def commit() -> str | None:
 
 
 def prepare(out: Path, settings: dict, resume: bool, command: list) -> None:
-    """Create the output folder, or check that a resumed one was started with the same settings."""
+    """Create the output folder, or check that a resumed one was started with the same settings.
+
+    The number of runs may differ: runs are independent units, so `--resume --runs 3` adds runs to a folder
+    that holds one. The commands of every start and resume are kept.
+    """
     marker = out / "experiment.json"
     if marker.exists():
         if not resume:
             raise ValueError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
         previous = json.loads(marker.read_text())
-        if previous["settings"] != json.loads(json.dumps(settings)):
+        if _without_runs(previous["settings"]) != _without_runs(json.loads(json.dumps(settings))):
             raise ValueError(f"{out} holds a run with other settings; resume it with the same options, "
                              f"or choose another --out")
+        previous.setdefault("resumed", []).append({"command": " ".join(map(str, command)), "commit": commit()})
+        write_json(marker, previous)
         return
     if resume:
         raise ValueError(f"nothing to resume: {out} holds no run")
     write_json(marker, {"settings": settings, "command": " ".join(map(str, command)), "commit": commit()})
+
+
+def _without_runs(settings: dict) -> dict:
+    return {**settings, "config": {k: v for k, v in settings["config"].items() if k != "runs"}}
 
 
 def run_units(function, units: list, out: Path, jobs: int, progress=print) -> list:

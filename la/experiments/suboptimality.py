@@ -242,7 +242,7 @@ def main(argv=None) -> int:
     calibrations = run_units(calibration_unit, [{**base, "name": f"run{r}/calibration", "run": r}
                                                 for r in range(1, cfg.runs + 1)], out, args.jobs, progress)
     rows = table(cfg, tests)
-    first = (networks / "run1" / "alpha" / "generate_task.json")
+    first = networks / "run1" / "alpha" / "generate_task.json"
     provenance = json.loads((out / "experiment.json").read_text())
     record = {"experiment": "suboptimality", "scale": scale, "seed": args.seed, "config": asdict(cfg),
               "command": provenance["command"], "commit": provenance["commit"],
