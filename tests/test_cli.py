@@ -73,3 +73,11 @@ def test_bench_search_quick_json():
 def test_bench_rejects_unknown_sections():
     out = run("la.bench", "--only", "everything")
     assert out.returncode == 2 and "unknown benchmark section" in out.stderr
+
+
+def test_bench_network_sections_quick_json():
+    out = run("la.bench", "--only", "nn,neural", "--quick", "--json")
+    assert out.returncode == 0, out.stderr
+    results = json.loads(out.stdout)
+    assert {r["name"] for r in results["nn"]} >= {"wunn_sigma_e_sampled", "wunn_sigma_e_exact"}
+    assert results["neural"]["ratio"] > 1 and results["neural"]["batched"]["generated"] > 0

@@ -1,4 +1,6 @@
 """IDA*: hand-checked cases, Korf's published node counts, batched = reference, optimal plans replayed."""
+import resource
+
 import numpy as np
 import pytest
 
@@ -104,6 +106,8 @@ def test_optimal_on_all_of_korfs_100():
         result = ida_star(PUZZLE, MD, KORF[i].state)
         assert result.cost == KORF[i].optimal, i
         check_plan(PUZZLE, KORF[i].state, result.plan)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024            # Linux reports kilobytes
+    assert peak < 1e9, f"peak memory {peak / 1e6:.0f} MB over Korf's 100 (the whole test process)"
 
 
 @pytest.mark.parametrize("search", [ida_star, reference.ida_star])

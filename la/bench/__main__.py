@@ -1,24 +1,17 @@
-"""Run the project's benchmarks: `python -m la.bench [--only search,nn] [--quick] [--json]`.
+"""Run the project's benchmarks: `python -m la.bench [--only search,nn,neural] [--quick] [--json]`.
 
-Speed targets live in the issues and are measured here, never in timed tests.
+Speed targets live in the issues and are measured here, never in timed tests. Each section is a module of
+`la.bench` with `run(rng, quick) -> results` and `report(results) -> lines`.
 """
 import json
 import sys
 
 import numpy as np
 
-from la.bench import neural, search
+from la.bench import neural, nn, search
 from la.cli import Parser, run
 
-SECTIONS = ("search", "nn", "neural")
-
-
-def nn_report(rows: list) -> list[str]:
-    lines = ["Networks (best of a few repeats)"]
-    for r in rows:
-        target = "" if r.get("target_seconds") is None else f"   (target <= {r['target_seconds']} s)"
-        lines.append(f"  {r['what']:<60} {r['seconds']:8.4f} s{target}")
-    return lines
+SECTIONS = {"search": search, "nn": nn, "neural": neural}
 
 
 def main(argv=None) -> int:
@@ -33,19 +26,10 @@ def main(argv=None) -> int:
     if unknown:
         raise ValueError(f"unknown benchmark section {unknown[0]!r}: expected some of {', '.join(SECTIONS)}")
     results = {}
-    for section in chosen:
-        if section == "search":
-            results["search"] = search.run(quick=args.quick)
-            lines = search.report(results["search"])
-        elif section == "neural":
-            results["neural"] = neural.run(np.random.default_rng(args.seed), quick=args.quick)
-            lines = neural.report(results["neural"])
-        else:
-            from la.bench import nn
-            results["nn"] = nn.run(np.random.default_rng(args.seed))
-            lines = nn_report(results["nn"])
+    for name in chosen:
+        results[name] = SECTIONS[name].run(np.random.default_rng(args.seed), quick=args.quick)
         if not args.json:
-            print("\n".join(lines), flush=True)
+            print("\n".join(SECTIONS[name].report(results[name])), flush=True)
     if args.json:
         print(json.dumps(results))
     return 0

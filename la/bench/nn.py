@@ -31,8 +31,11 @@ def best_time(f, repeats: int) -> float:
     return best
 
 
-def run(rng: np.random.Generator) -> list:
-    """Time σ_e (sampled and closed form), one WUNN step and one full-batch FFNN step; one dict per timing."""
+def run(rng: np.random.Generator, quick: bool = False) -> list:
+    """Time σ_e (sampled and closed form), one WUNN step and one full-batch FFNN step; one dict per timing.
+
+    `quick` changes nothing here: these timings take seconds.
+    """
     X = two_dim(random_states(N_STATES, rng), WIDTH)                     # (25000, 128) float32
     y = rng.integers(0, 60, N_STATES).astype(np.float32)                 # cost-to-goal-like targets
     y_scaled = y / 10                                                    # FFNN targets are y/10 (reference §6.1)
@@ -64,3 +67,12 @@ def run(rng: np.random.Generator) -> list:
 
 def _row(name: str, what: str, seconds: float, target_seconds):
     return {"name": name, "what": what, "seconds": round(seconds, 6), "target_seconds": target_seconds}
+
+
+def report(rows: list) -> list:
+    """Human-readable lines."""
+    lines = ["Networks (best of a few repeats)"]
+    for r in rows:
+        target = "" if r.get("target_seconds") is None else f"   (target <= {r['target_seconds']} s)"
+        lines.append(f"  {r['what']:<60} {r['seconds']:8.4f} s{target}")
+    return lines
