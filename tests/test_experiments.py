@@ -102,6 +102,6 @@ def test_resume_can_add_runs(quick_run, tmp_path):
     more = efficiency("--quick", "--out", tmp_path / "d", "--figure", tmp_path / "d.png", "--resume", "--runs", "2")
     assert more.returncode == 0, more.stderr
     assert "7 of 14 units already done" in more.stdout
-    table = json.loads((tmp_path / "d" / "results.json").read_text())["table"]
-    assert all(r["runs"] == 2 for r in table)
-    assert "resumed" in json.loads((tmp_path / "d" / "experiment.json").read_text())
+    record = json.loads((tmp_path / "d" / "results.json").read_text())
+    assert all(r["runs"] == 2 for r in record["table"])
+    assert "--runs 2" in record["resumed"][0]["command"]        # the results say which commands made them

@@ -131,7 +131,8 @@ def write_results(out: Path, cfg: EfficiencyConfig, seed: int, rows: list, resul
     """results.json (everything the figures need) and results.csv (one row per run, variant and test set)."""
     provenance = json.loads((out / "experiment.json").read_text())
     record = {"experiment": "efficiency", "seed": seed, "config": asdict(cfg), "command": provenance["command"],
-              "commit": provenance["commit"], "table": rows,
+              "commit": provenance["commit"],
+              "resumed": provenance.get("resumed", []), "table": rows,
               "units": [{k: v for k, v in r.items() if k != "summary"} for r in results]}
     write_json(out / "results.json", record)
     header = ["run", "variant", "solved_train", "test_set", "solved", "attempted", "tasks", "nodes"]

@@ -246,6 +246,7 @@ def main(argv=None) -> int:
     provenance = json.loads((out / "experiment.json").read_text())
     record = {"experiment": "suboptimality", "scale": scale, "seed": args.seed, "config": asdict(cfg),
               "command": provenance["command"], "commit": provenance["commit"],
+              "resumed": provenance.get("resumed", []),
               "table": rows, "calibration": calibration_table(calibrations), "training": trained,
               "learning_curves": learning_curves(networks, cfg.runs),
               "generate_task": json.loads(first.read_text()) if first.exists() else None,
