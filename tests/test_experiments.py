@@ -104,4 +104,4 @@ def test_resume_can_add_runs(quick_run, tmp_path):
     assert "7 of 14 units already done" in more.stdout
     record = json.loads((tmp_path / "d" / "results.json").read_text())
     assert all(r["runs"] == 2 for r in record["table"])
-    assert "--runs 2" in record["resumed"][0]["command"]        # the results say which commands made them
+    assert "--runs 2" in record["resumed"][-1]["command"]       # the results say which commands made them
