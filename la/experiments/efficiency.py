@@ -12,7 +12,6 @@ tasks started while the set has used less than 66 M nodes (the paper's 60 s), ea
 (reference §10.1). "Solved Train" is the share of the 200 training tasks solved within budget, "Solved Test"
 the share of the 100 test tasks solved with a cost above 0; both are averaged over test sets and runs.
 """
-import json
 import os
 import sys
 from dataclasses import asdict, dataclass, field, replace
@@ -23,7 +22,7 @@ import numpy as np
 from la.cli import Parser, run
 from la.config import LearnConfig, node_budget
 from la.domains import SlidingTile, random_walk
-from la.experiments.runner import ROOT, mean_std, prepare, run_units, unit_progress, unit_rng
+from la.experiments.runner import ROOT, mean_std, prepare, provenance, run_units, unit_progress, unit_rng
 from la.io import write_json, write_text
 from la.learn import learn_heuristic
 from la.nn import save
@@ -129,10 +128,7 @@ def format_table(rows: list, cfg: EfficiencyConfig) -> str:
 
 def write_results(out: Path, cfg: EfficiencyConfig, seed: int, rows: list, results: list) -> dict:
     """results.json (everything the figures need) and results.csv (one row per run, variant and test set)."""
-    provenance = json.loads((out / "experiment.json").read_text())
-    record = {"experiment": "efficiency", "seed": seed, "config": asdict(cfg), "command": provenance["command"],
-              "commit": provenance["commit"],
-              "resumed": provenance.get("resumed", []), "table": rows,
+    record = {"experiment": "efficiency", "seed": seed, "config": asdict(cfg), **provenance(out), "table": rows,
               "units": [{k: v for k, v in r.items() if k != "summary"} for r in results]}
     write_json(out / "results.json", record)
     header = ["run", "variant", "solved_train", "test_set", "solved", "attempted", "tasks", "nodes"]

@@ -56,6 +56,12 @@ def prepare(out: Path, settings: dict, resume: bool, command: list) -> None:
     write_json(marker, {"settings": settings, "command": " ".join(map(str, command)), "commit": commit()})
 
 
+def provenance(out: Path) -> dict:
+    """The command and commit that started the run in `out`, and every command that resumed it (see `prepare`)."""
+    marker = json.loads((out / "experiment.json").read_text())
+    return {"command": marker["command"], "commit": marker["commit"], "resumed": marker.get("resumed", [])}
+
+
 def _without_runs(settings: dict) -> dict:
     return {**settings, "config": {k: v for k, v in settings["config"].items() if k != "runs"}}
 

@@ -29,7 +29,7 @@ from la.cli import Parser, run
 from la.config import LearnConfig, node_budget
 from la.domains import SlidingTile
 from la.experiments import figure_data
-from la.experiments.runner import ROOT, mean_std, prepare, run_units, unit_progress, unit_rng
+from la.experiments.runner import ROOT, mean_std, prepare, provenance, run_units, unit_progress, unit_rng
 from la.heuristics import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.io import write_json, write_text
@@ -243,10 +243,8 @@ def main(argv=None) -> int:
                                                 for r in range(1, cfg.runs + 1)], out, args.jobs, progress)
     rows = table(cfg, tests)
     first = networks / "run1" / "alpha" / "generate_task.json"
-    provenance = json.loads((out / "experiment.json").read_text())
     record = {"experiment": "suboptimality", "scale": scale, "seed": args.seed, "config": asdict(cfg),
-              "command": provenance["command"], "commit": provenance["commit"],
-              "resumed": provenance.get("resumed", []),
+              **provenance(out),
               "table": rows, "calibration": calibration_table(calibrations), "training": trained,
               "learning_curves": learning_curves(networks, cfg.runs),
               "generate_task": json.loads(first.read_text()) if first.exists() else None,
