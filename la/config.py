@@ -15,6 +15,7 @@ stays available (`time_limit`).
 from dataclasses import dataclass, field
 
 from la.nn.config import FFNNConfig, WUNNConfig
+from la.search.ida_star import ORDERS
 
 NODES_PER_SECOND = 1_100_000      # the authors' C# with the network, from the paper's Table 1 (see above)
 
@@ -51,11 +52,14 @@ class LearnConfig:
     C: float = 1.0                          # paper §5: weight e^−C for records already below κε
     node_limit: int | None = node_budget(60)   # paper §5: t_max = 60 s, as 66 M nodes (see the module docstring)
     time_limit: float | None = None         # a wall-clock limit per task instead (machine-dependent)
+    order: str = "depth-first"              # IDA*'s goal order: the authors' depth-first one (la.search.ida_star)
     target_scale: float = 10.0              # reference §6.1: the FFNN learns y/10
     ffnn: FFNNConfig = field(default_factory=FFNNConfig)   # two outputs, dropout 2.5 % (paper §5)
     wunn: WUNNConfig = field(default_factory=WUNNConfig)
 
     def __post_init__(self):
+        if self.order not in ORDERS:
+            raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {self.order!r}")
         if self.task_generation not in ("gtp", "length_inc"):
             raise ValueError(f"task_generation must be 'gtp' or 'length_inc', got {self.task_generation!r}")
         if self.num_iter < 1 or self.tasks_per_iter < 1:

@@ -56,7 +56,8 @@ class Learner:
         plans, tasks = [], []
         for _ in range(cfg.tasks_per_iter):
             task = self.make_task(n)
-            result = ida_star(self.domain, h, task.start, node_limit=cfg.node_limit, time_limit=cfg.time_limit)
+            result = ida_star(self.domain, h, task.start, node_limit=cfg.node_limit, time_limit=cfg.time_limit,
+                              order=cfg.order)
             if result.solved:
                 plans.append(result.plan)
             tasks.append({"steps": task.steps, "solved": result.solved, "cost": result.cost,

@@ -14,8 +14,19 @@ from la.cli import Parser, run
 from la.domains import Blocksworld, Pancake, make_domain
 from la.heuristics import CLASSICAL, make_heuristic
 from la.search import ida_star, reference
+from la.search.ida_star import ORDERS
 
 DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}     # and "md" for the sliding-tile puzzle
+
+
+class Weighted:
+    """W·h: the classic inadmissible heuristic of weighted IDA*."""
+
+    def __init__(self, heuristic, weight: int):
+        self.heuristic, self.weight = heuristic, weight
+
+    def __call__(self, states):
+        return self.weight * self.heuristic(states)
 
 
 def parse_args(argv):
@@ -26,6 +37,12 @@ def parse_args(argv):
     parser.add_argument("--heuristic", choices=CLASSICAL, default=None,
                         help="md (sliding tiles, default there), gap (pancakes, default there), hamming")
     parser.add_argument("--algorithm", choices=("batched", "reference"), default="batched")
+    parser.add_argument("--order", choices=ORDERS, default="depth-first",
+                        help="the batched search's goal order: depth-first (the reference's plan and node counts, "
+                             "default) or batched (the shallowest goal within the bound)")
+    parser.add_argument("--weight", type=int, default=1, metavar="W",
+                        help="multiply the heuristic by W (weighted IDA*: inadmissible for W > 1, so the two "
+                             "orders can return different plans); default 1")
     parser.add_argument("--korf", type=int, metavar="N", help="Korf's 15-puzzle instance N (1..100)")
     parser.add_argument("--korf24", type=int, metavar="N", help="Korf's 24-puzzle instance N (1..50)")
     parser.add_argument("--node-limit", type=int, metavar="NODES", help="stop after this many generated nodes")
@@ -59,11 +76,19 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     domain, start, optimal = task(args)
     heuristic = make_heuristic(args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md"), domain)
-    search = ida_star if args.algorithm == "batched" else reference.ida_star
-    result = search(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit)
+    if args.weight < 1:
+        raise ValueError(f"--weight must be a positive integer, got {args.weight}")
+    if args.weight > 1:
+        heuristic = Weighted(heuristic, args.weight)
+    if args.algorithm == "batched":
+        result = ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit,
+                          order=args.order)
+    else:
+        result = reference.ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit)
     if args.json:
         record = {"domain": domain.name, "heuristic": args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md"),
-                  "algorithm": args.algorithm, "start": start.astype(int).tolist(), "optimal": optimal,
+                  "algorithm": args.algorithm, "order": args.order if args.algorithm == "batched" else None,
+                  "weight": args.weight, "start": start.astype(int).tolist(), "optimal": optimal,
                   **result.to_json(), "nodes_per_second": result.nodes_per_second}
         print(json.dumps(record))
     else:

@@ -1,5 +1,6 @@
 """IDA*: hand-checked cases, Korf's published node counts, batched = reference, optimal plans replayed."""
 import resource
+from functools import partial
 
 import numpy as np
 import pytest
@@ -18,19 +19,21 @@ KORF = {i.id: i for i in data.korf100()}
 EASIEST = sorted(NODES, key=lambda i: NODES[i].published)               # by Korf's node count
 
 
-@pytest.mark.parametrize("search", [ida_star, reference.ida_star])
-def test_one_move_from_the_goal_by_hand(search):
-    """. 1 2 / 3 4 5 / 6 7 8 with 1 and the blank swapped: the blank moves left once.
+@pytest.mark.parametrize("search, generated", [(reference.ida_star, 2), (ida_star, 2),
+                                               (partial(ida_star, order="batched"), 4)])
+def test_one_move_from_the_goal_by_hand(search, generated):
+    """1 . 2 / 3 4 5 / 6 7 8: the blank moves left once.
 
-    Iteration 1 (bound = MD = 1): the root's children are blank-left (the goal, f = 1) and blank-down
-    (f = 1 + 2): the goal is the first child, so 2 nodes are generated with the root.
+    Iteration 1 (bound = MD = 1): the root's children are blank-left (the goal, f = 1), blank-right and
+    blank-down (f = 1 + 2 each). Depth-first, the goal is the first child: 2 nodes with the root. The batched
+    order generates all 3 children at once: 4.
     """
     domain = SlidingTile(3)
     start = np.array([1, 0, 2, 3, 4, 5, 6, 7, 8])
     result = search(domain, Manhattan(domain), start)
     assert (result.solved, result.cost, result.iterations) == (True, 1, 1)
     np.testing.assert_array_equal(result.plan, [start, domain.goal])
-    assert result.generated == (2 if search is reference.ida_star else 4)   # batched: all 3 children at once
+    assert result.generated == generated
 
 
 @pytest.mark.parametrize("search", [ida_star, reference.ida_star])
@@ -142,3 +145,95 @@ def test_check_plan_rejects_broken_plans():
         check_plan(PUZZLE, result.plan[0], np.delete(result.plan, 3, axis=0))
     with pytest.raises(ValueError, match="goal"):
         check_plan(PUZZLE, result.plan[0], result.plan[:-1])
+
+
+# --- the depth-first order: exactly the reference's search ------------------------------------------------
+
+class Weighted:
+    """W·h: weighted IDA*'s classic inadmissible heuristic."""
+
+    def __init__(self, h, weight):
+        self.h, self.weight = h, weight
+
+    def __call__(self, states):
+        return self.weight * self.h(states)
+
+
+def learned_heuristic(domain, seed=0):
+    """A likely-admissible heuristic from an untrained 128-20-2 network scaled up to search-sized values."""
+    from la.heuristics.likely_admissible import LikelyAdmissible
+    from la.nn import FFNN
+    net = FFNN(128, 20, 2, np.random.default_rng(seed))
+    net.params["b2"][0] += 3.0                                  # μ around 30 moves: a strong, inadmissible guess
+    return LikelyAdmissible(net, domain, alpha=0.9)
+
+
+def assert_same_search(a, b):
+    """Equal searches; `expanded` too unless the node limit stopped them (then only `generated` is exact)."""
+    assert (a.status, a.cost, a.generated, a.iterations) == (b.status, b.cost, b.generated, b.iterations)
+    assert a.status == "node limit" or a.expanded == b.expanded
+    assert a.bounds == b.bounds and a.per_iteration == b.per_iteration
+    if b.solved:
+        np.testing.assert_array_equal(a.plan, b.plan)
+
+
+@pytest.mark.parametrize("weight", [1, 2, 3])
+@pytest.mark.parametrize("batch_size", [1, 5, 32768])
+def test_depth_first_order_is_the_reference_search(weight, batch_size):
+    """Same plan, same node counts, same bounds as the recursive IDA*, whatever the chunk size."""
+    h = Weighted(MD, weight)
+    for start in random_walk(PUZZLE, 30, np.random.default_rng(weight), n=5):
+        plain = reference.ida_star(PUZZLE, h, start)
+        assert_same_search(ida_star(PUZZLE, h, start, batch_size=batch_size), plain)
+
+
+def test_depth_first_order_with_a_learned_heuristic():
+    h = learned_heuristic(PUZZLE)
+    for start in random_walk(PUZZLE, 60, np.random.default_rng(5), n=5):
+        plain = reference.ida_star(PUZZLE, h, start, node_limit=30_000)
+        assert_same_search(ida_star(PUZZLE, h, start, node_limit=30_000), plain)
+        assert_same_search(ida_star(PUZZLE, h, start, node_limit=30_000, batch_size=3), plain)
+
+
+@pytest.mark.parametrize("domain, heuristic", [(Pancake(9), Hamming), (Blocksworld(7), Hamming),
+                                               (SlidingTile(3), Manhattan)])
+def test_depth_first_order_on_other_domains(domain, heuristic):
+    for weight in (1, 3):
+        h = Weighted(heuristic(domain), weight)
+        for start in random_walk(domain, 25, np.random.default_rng(weight), n=4):
+            assert_same_search(ida_star(domain, h, start, batch_size=4), reference.ida_star(domain, h, start))
+
+
+def test_depth_first_order_solves_within_a_budget_exactly_when_the_reference_does():
+    h = Weighted(MD, 2)
+    for start in random_walk(PUZZLE, 40, np.random.default_rng(9), n=3):
+        needed = reference.ida_star(PUZZLE, h, start).generated
+        for limit in (needed - 1, needed, needed + 1, needed // 2):
+            batched, plain = ida_star(PUZZLE, h, start, node_limit=limit), reference.ida_star(PUZZLE, h, start,
+                                                                                                node_limit=limit)
+            assert batched.solved == plain.solved == (limit >= needed)
+            assert batched.generated == plain.generated
+            assert batched.per_iteration == plain.per_iteration
+
+
+def test_the_orders_differ_with_an_inadmissible_heuristic():
+    """The batched order returns the shallowest goal within the bound, depth-first order the first one met."""
+    h = Weighted(MD, 3)
+    costs = {order: [ida_star(PUZZLE, h, s, order=order).cost
+                     for s in random_walk(PUZZLE, 60, np.random.default_rng(2), n=8)]
+             for order in ("depth-first", "batched")}
+    assert all(b <= d for b, d in zip(costs["batched"], costs["depth-first"]))
+    assert costs["batched"] != costs["depth-first"]
+
+
+def test_an_unknown_order_is_refused():
+    with pytest.raises(ValueError, match="order must be one of"):
+        ida_star(PUZZLE, MD, PUZZLE.goal, order="breadth-first")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("weight, instances", [(1, EASIEST[:3]), (2, range(1, 16)), (3, range(1, 16))])
+def test_depth_first_order_on_korf_instances_slow(weight, instances):
+    h = Weighted(MD, weight)
+    for instance in instances:
+        assert_same_search(ida_star(PUZZLE, h, KORF[instance].state), reference.ida_star(PUZZLE, h, KORF[instance].state))

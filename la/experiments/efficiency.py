@@ -28,6 +28,7 @@ from la.learn import learn_heuristic
 from la.nn import save
 from la.nn.config import FFNNConfig
 from la.search import ida_star
+from la.search.ida_star import ORDERS
 
 # The paper's Table 2 (percent), to print and draw beside ours: LengthInc -> (Solved Train, Solved Test).
 PAPER = {"1": (100.0, 38.6), "2": (95.1, 48.2), "4": (61.8, 51.4), "6": (36.2, 39.6), "8": (19.2, 35.2),
@@ -47,6 +48,7 @@ class EfficiencyConfig:
     test_task_limit: int = node_budget(60)  # reference §10.1: a started task may run to its own 60 s
     runs: int = 10                          # paper §5: 10 independent runs
     test_sets: int = 10                     # paper §5: 10 test sets per network
+    order: str = "depth-first"              # IDA*'s goal order when testing (training: learn.order)
 
     def variants(self) -> list:
         return ["GTP"] + [str(k) for k in self.length_incs]
@@ -68,13 +70,13 @@ def test_set(seed: int, run_index: int, index: int, tasks: int) -> np.ndarray:
     return random_walk(SlidingTile(4), np.arange(1, tasks + 1), unit_rng(seed, run_index, 1, index), n=tasks)
 
 
-def solve_in_order(heuristic, starts, budget: int, task_limit: int) -> dict:
+def solve_in_order(heuristic, starts, budget: int, task_limit: int, order: str = "depth-first") -> dict:
     """Solve tasks in order, starting each only while the set has used fewer than `budget` nodes."""
     used = attempted = solved = 0
     for start in starts:
         if used >= budget:
             break
-        result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit)
+        result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, order=order)
         used, attempted = used + result.generated, attempted + 1
         solved += bool(result.solved and result.cost > 0)          # reference §10.1: cost > 0
     return {"solved": solved, "attempted": attempted, "nodes": used, "tasks": len(starts)}
@@ -93,7 +95,7 @@ def unit(spec: dict, out: Path, verbose: bool) -> dict:
     write_json(folder / "train_log.json", learner.log)
     h = learner.test_heuristic()
     tests = [solve_in_order(h, test_set(spec["seed"], spec["run"], j, cfg.test_tasks), cfg.test_budget,
-                            cfg.test_task_limit) for j in range(cfg.test_sets)]
+                            cfg.test_task_limit, cfg.order) for j in range(cfg.test_sets)]
     solved_test = float(np.mean([t["solved"] / t["tasks"] for t in tests]))
     return {"run": spec["run"], "variant": spec["variant"], "solved_train": learner.solved_fraction(),
             "solved_test": solved_test, "tests": tests,
@@ -153,6 +155,9 @@ def parse_args(argv):
                         help="units run in parallel processes (default: one per core)")
     parser.add_argument("--out", type=Path, default=None, help="results folder (default results/efficiency)")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    parser.add_argument("--order", choices=ORDERS, default="depth-first",
+                        help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
+                             "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")
     parser.add_argument("--figure", type=Path, default=None,
                         help="where to save the figure (default: table2_efficiency.png in --out)")
     args = parser.parse_args(argv)
@@ -166,7 +171,8 @@ def main(argv=None) -> int:
     from la import plots
     args = parse_args(argv)
     cfg = QUICK if args.quick else EfficiencyConfig() if args.paper else DEFAULT
-    cfg = replace(cfg, runs=args.runs or cfg.runs, test_sets=args.test_sets or cfg.test_sets)
+    cfg = replace(cfg, runs=args.runs or cfg.runs, test_sets=args.test_sets or cfg.test_sets, order=args.order,
+                  learn=replace(cfg.learn, order=args.order))
     out = args.out or ROOT / "results" / ("efficiency-quick" if args.quick else "efficiency")
     prepare(out, {"config": asdict(cfg), "seed": args.seed}, args.resume,
             command=["python", "-m", "la.experiments.efficiency", *(argv if argv is not None else sys.argv[1:])])

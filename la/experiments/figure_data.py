@@ -27,7 +27,8 @@ def generate_task_traces(checkpoint, config, seed: int) -> dict:
     learner = load_checkpoint(checkpoint, domain, config)
     K, epsilon = config.wunn.K, config.epsilon
     before = generate_task_prac(domain, learner.wunn, unit_rng(seed, 7, 1), epsilon, config.max_steps, K, trace=True)
-    result = ida_star(domain, learner.planning_heuristic(), before.start, node_limit=config.node_limit)
+    result = ida_star(domain, learner.planning_heuristic(), before.start, node_limit=config.node_limit,
+                      order=config.order)
     record = {"epsilon": epsilon, "before": trace_json(before), "start": before.start.tolist(),
               "steps": before.steps, "solved": result.solved, "cost": result.cost}
     if not result.solved:

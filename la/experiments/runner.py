@@ -7,6 +7,7 @@ continue from its training checkpoint. Units run in parallel processes with `--j
 """
 import json
 import os
+import re
 import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -18,6 +19,7 @@ import numpy as np
 from la.io import write_json
 
 ROOT = Path(__file__).resolve().parents[2]
+SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")     # a unit name's parts become folder names
 
 
 def unit_rng(seed: int, *key: int) -> np.random.Generator:
@@ -71,6 +73,9 @@ def run_units(function, units: list, out: Path, jobs: int, progress=print) -> li
 
     One progress line per finished unit, with an estimate of the time left from the mean time per unit.
     """
+    for unit in units:
+        if not all(SAFE_NAME.fullmatch(part) for part in unit["name"].split("/")):
+            raise ValueError(f"unit name {unit['name']!r}: each part must be letters, digits, '.', '_' or '-'")
     results, todo = {}, []
     for unit in units:
         done = out / unit["name"] / "unit.json"

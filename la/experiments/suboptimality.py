@@ -37,6 +37,7 @@ from la.learn import learn_heuristic
 from la.nn import load, save
 from la.nn.config import FFNNConfig
 from la.search import ida_star
+from la.search.ida_star import ORDERS
 
 # The paper's Table 1: row -> (time s, generated nodes, suboptimality %, % optimal).
 PAPER = {"MD": (80.7, 363_028_080, 0.0, 100.0), "0.95": (74.6, 78_787_262, 2.2, 67.8),
@@ -57,6 +58,7 @@ class SuboptimalityConfig:
     test_node_limit: int = 2_000_000_000    # per task: ~30 min of the authors' C#, far above the paper's means
     md_node_limit: int = 10_000_000_000     # MD needs up to 6.3 billion nodes (Korf #88)
     runs: int = 10                          # paper §5: 10 runs
+    order: str = "depth-first"              # IDA*'s goal order when testing (training: learn.order)
 
     def rows(self) -> list:
         return ["MD"] + [str(a) for a in self.alphas] + ["N/A"]
@@ -115,7 +117,7 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
         h, limit = LikelyAdmissible(network, domain, None if row == "N/A" else float(row)), cfg.test_node_limit
     records, progress = [], unit_progress(out / spec["name"], spec["name"], verbose)
     for instance in [i for i in data.korf100() if i.id in cfg.instances]:
-        result = ida_star(domain, h, instance.state, node_limit=limit)
+        result = ida_star(domain, h, instance.state, node_limit=limit, order=cfg.order)
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
                         "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
         progress(f"Korf #{instance.id} " + (f"cost {result.cost} (optimal {instance.optimal})" if result.solved
@@ -204,6 +206,9 @@ def parse_args(argv):
                         help="units run in parallel processes (default: one per core)")
     parser.add_argument("--out", type=Path, default=None, help="results folder (default results/suboptimality...)")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    parser.add_argument("--order", choices=ORDERS, default="depth-first",
+                        help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
+                             "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")
     parser.add_argument("--networks", type=Path, default=None,
                         help="test the networks saved in this earlier results folder instead of training")
     args = parser.parse_args(argv)
@@ -218,7 +223,9 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     scale = "quick" if args.quick else "paper" if args.paper else "full" if args.full else "reduced"
     cfg = {"quick": QUICK, "paper": SuboptimalityConfig(), "full": FULL, "reduced": DEFAULT}[scale]
-    cfg = replace(cfg, runs=args.runs or cfg.runs)
+    cfg = replace(cfg, runs=args.runs or cfg.runs, order=args.order)
+    if args.networks is None:            # saved networks keep the order they were trained with
+        cfg = replace(cfg, learn=replace(cfg.learn, order=args.order), learn_mean=replace(cfg.learn_mean, order=args.order))
     out = args.out or ROOT / "results" / f"suboptimality-{scale}"
     networks = args.networks or out
     for r in range(1, cfg.runs + 1):
@@ -235,7 +242,7 @@ def main(argv=None) -> int:
         trained = run_units(train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
                                          for r in range(1, cfg.runs + 1) for w in NETWORKS], out, args.jobs, progress)
     specs = [{**base, "name": "md", "row": "MD"}]
-    specs += [{**base, "name": f"run{r}/test-{row}", "run": r, "row": row}
+    specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row}", "run": r, "row": row}
               for r in range(1, cfg.runs + 1) for row in cfg.rows()[1:]]
     print(f"testing {len(specs)} rows on {len(cfg.instances)} of Korf's instances", flush=True)
     tests = run_units(test_unit, specs, out, args.jobs, progress)

@@ -1,17 +1,21 @@
-"""Batched IDA*: the IDA* used everywhere in `la` (Korf 1985; authors' version: reference §9).
+"""Batched IDA*: the IDA* used everywhere in `la` (Korf 1985; the authors' C#: `IDAStar.cs`).
 
 Plain IDA* visits one node at a time; in Python that means one heuristic call per node, about 10^4–10^5
-nodes per second. This version keeps, for every depth, a batch of nodes still to expand, and always expands
-the deepest one: it takes up to `batch_size` nodes of the deepest non-empty depth, generates all their
-children at once (parent pruning included), scores them with one heuristic call, drops those with
-f = g + h > bound (remembering the smallest such f as the next bound), and pushes the rest as the next
-depth. Memory stays at about depth × 3 × batch_size nodes, as in depth-first search.
+nodes per second. Here every step expands up to `batch_size` nodes at once: one call generates all their
+children (parent pruning included), one heuristic call scores them, and those with f = g + h > bound are
+dropped (the smallest such f becomes the next bound). Every iteration that ends without reaching the goal
+explores the same tree as the reference (`la.search.reference`) and generates exactly as many nodes. As in
+the authors' code, the goal is recognised only when f <= bound. Two orders decide which goal ends the last
+iteration:
 
-Every IDA* iteration that ends without reaching the goal explores the same tree as the reference
-(`la.search.reference`), in a different order, so it generates exactly as many nodes. The last iteration
-stops at the first goal it meets, and which goal that is, and how many nodes come before it, depend on the
-order: there the counts (and, with an inadmissible heuristic, the plan) may differ from the reference's.
-As in the authors' code, the goal is recognised only when f <= bound.
+- `order="depth-first"` (the default, the paper's): exactly the reference's search, the first goal in
+  depth-first move order, with the reference's node counts (`la.search.depth_first` explains how).
+- `order="batched"`: `la`'s earlier order, kept to compare. It always expands the deepest non-empty depth,
+  up to `batch_size` of its nodes, and returns the first goal among the children of such a chunk. While a
+  depth's nodes fit in one chunk this runs level by level and returns the *shallowest* goal within the
+  bound; otherwise the first goal of a chunk. With an admissible heuristic both orders return optimal
+  plans; with an inadmissible one the batched order's plan can be shorter than the reference's, and its
+  last iteration's node count differs (it counts every child of the chunk that holds the goal).
 """
 import math
 import time
@@ -19,9 +23,11 @@ import time
 import numpy as np
 
 from la.heuristics.base import incremental
+from la.search.depth_first import DepthFirst
 from la.search.result import Budget, SearchResult
 
 BATCH_SIZE = 32768   # nodes expanded per heuristic call: amortises NumPy's per-call cost, ~100 MB at most
+ORDERS = ("depth-first", "batched")
 
 
 class Nodes:
@@ -46,11 +52,14 @@ class Nodes:
 
 
 def ida_star(domain, heuristic, start, node_limit=None, time_limit=None,
-             batch_size: int = BATCH_SIZE) -> SearchResult:
+             batch_size: int = BATCH_SIZE, order: str = "depth-first") -> SearchResult:
     """IDA* over batches of nodes; returns the plan from `start` to the goal and Korf's node counts."""
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
     began = time.perf_counter()
     budget = Budget(node_limit, time_limit, began)
-    search = _Search(domain, incremental(heuristic, domain), budget, batch_size)
+    engine = DepthFirst if order == "depth-first" else _Search
+    search = engine(domain, incremental(heuristic, domain), budget, batch_size)
     root_state = domain.validate(start)[None]
     h, carry = search.h.start(root_state)
     root = Nodes(root_state, h, carry, np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
@@ -72,7 +81,7 @@ def ida_star(domain, heuristic, start, node_limit=None, time_limit=None,
 
 
 class _Search:
-    """The state shared by the iterations of one search: domain, heuristic, limits and counters."""
+    """The batched order: the state shared by the iterations of one search (domain, heuristic, counters)."""
 
     def __init__(self, domain, h, budget, batch_size):
         if batch_size < 1:

@@ -49,9 +49,10 @@ class Budget:
         """Which limit has run out, if any."""
         if self.node_limit is not None and generated > self.node_limit:
             return "node limit"
-        if self.time_limit is not None and now - self.start > self.time_limit:
-            return "time limit"
-        return None
+        return "time limit" if self.out_of_time(now) else None
+
+    def out_of_time(self, now: float) -> bool:
+        return self.time_limit is not None and now - self.start > self.time_limit
 
 
 def check_plan(domain, start, plan) -> None:

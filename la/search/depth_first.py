@@ -1,0 +1,190 @@
+"""One IDA* iteration in the authors' depth-first order, expanded a chunk of nodes at a time.
+
+The textbook IDA* (`la.search.reference`, the authors' C#) returns the *first goal in depth-first move
+order*: with an inadmissible heuristic that may be deeper than the shallowest goal within the bound, and the
+count of nodes generated before it is its position in the depth-first preorder. This module finds exactly
+that goal, with exactly that count, while expanding up to `batch_size` nodes per NumPy call.
+
+The pending nodes (generated, f <= bound, not yet expanded) are kept on a stack in depth-first preorder, the
+leftmost on top. Each step expands the leftmost chunk; a node's children, in move order, take its place, so
+the stack stays in preorder. Every pending node carries a weight w: the number of generated nodes that are
+*not* pending (expanded, or pruned with f > bound) lying between it and the pending node before it in
+preorder. When a parent is replaced by its children, its weight plus one (itself) and its pruned children
+flow forward onto the next pending node. So the leftmost pending node's w is the number of nodes the
+depth-first search generates before it, and a pending goal is the depth-first search's goal exactly when it
+reaches the top of the stack: everything before it has then been expanded. A chunk never reaches past the
+first pending goal. A second weight x counts the expanded nodes in the same way.
+
+Expanding a chunk runs ahead of the depth-first search: the pending nodes right of its position (about
+depth × chunk size of them) are generated but not yet counted, and are wasted work if the goal or the node
+limit comes first. So a chunk holds at most 1/AHEAD of the nodes the depth-first search has counted so far
+in the iteration (and of what is left of the node limit), between FIRST_CHUNK and `batch_size` nodes: small
+while an iteration is young, full size in long iterations, where the waste is then a few per cent. The
+result never depends on the chunk sizes; only the work does.
+
+A chunk's nodes need not share a depth, so each carries g. Plans are read from an archive of expanded chunks
+(states and parent ids), dropped once the stack has shrunk below the height at which their children were
+pushed: no pending node can then descend from them.
+"""
+import bisect
+import math
+import time
+
+import numpy as np
+
+
+FIRST_CHUNK = 64     # the smallest chunk: below this NumPy's per-call cost dominates
+AHEAD = 64           # a chunk holds at most 1/AHEAD of the nodes the depth-first search has counted so far
+
+
+class Stack:
+    """Pending nodes in preorder, held at the end of arrays that grow downwards: the leftmost node is at index
+    `first`, and pushing n nodes in front of it writes rows first-n..first-1 in order (no reversing)."""
+
+    FIELDS = ("h", "pop", "g", "parent", "w", "x", "goal")
+
+    def __init__(self, size, carry_shape, carry_dtype, capacity=1 << 16):
+        self.first = capacity
+        self.state = np.empty((capacity, size), dtype=np.uint8)
+        self.carry = None if carry_shape is None else np.empty((capacity, *carry_shape), dtype=carry_dtype)
+        self.h, self.pop, self.g = (np.empty(capacity, dtype=np.int64) for _ in range(3))
+        self.parent, self.w, self.x = (np.empty(capacity, dtype=np.int64) for _ in range(3))
+        self.goal = np.empty(capacity, dtype=bool)
+
+    def __len__(self):
+        return len(self.h) - self.first
+
+    def _arrays(self):
+        names = ("state",) + self.FIELDS + (() if self.carry is None else ("carry",))
+        return {name: getattr(self, name) for name in names}
+
+    def push(self, **rows):
+        """Put nodes, given in preorder, in front of the leftmost."""
+        n = len(rows["h"])
+        if n > self.first:
+            size = len(self)
+            for name, array in self._arrays().items():
+                grown = np.empty((max(2 * len(array), size + n), *array.shape[1:]), dtype=array.dtype)
+                grown[len(grown) - size:] = array[self.first:]
+                setattr(self, name, grown)
+            self.first = len(self.h) - size
+        for name, array in self._arrays().items():
+            array[self.first - n:self.first] = rows[name]
+        self.first -= n
+
+    def pop_chunk(self, m):
+        """Remove the leftmost m nodes and return them in preorder. States and parent ids are copies (the
+        archive keeps them); the other fields are views, valid until the next push."""
+        self.first += m
+        return {name: (array[self.first - m:self.first].copy() if name in ("state", "parent")
+                       else array[self.first - m:self.first]) for name, array in self._arrays().items()}
+
+
+class DepthFirst:
+    """The iterations of one search in depth-first order, with the counts the depth-first search would report."""
+
+    def __init__(self, domain, h, budget, batch_size):
+        if batch_size < 1:
+            raise ValueError(f"batch size must be positive, got {batch_size}")
+        self.domain, self.h, self.budget, self.batch_size = domain, h, budget, batch_size
+        self.node_limit = budget.node_limit
+        self.generated, self.expanded = 1, 0      # as the depth-first search counts them (root = 1)
+        self.work = 1                             # nodes this implementation generated, beyond-goal ones too
+
+    def iteration(self, root, bound: int):
+        """One depth-first pass with f-bound `bound`: (plan, smallest f beyond the bound, status)."""
+        root_state, root_h, root_carry = root.state, root.h, root.carry
+        stack = Stack(self.domain.size, None if root_carry is None else root_carry.shape[1:],
+                      None if root_carry is None else root_carry.dtype)
+        # The root is not counted again in later iterations (w = -1 cancels the +1 a parent adds) but is
+        # expanded again in each (x = 0, as the reference counts it).
+        stack.push(state=root_state, h=root_h, carry=root_carry, pop=np.full(1, -1), g=np.zeros(1, np.int64),
+                   parent=np.full(1, -1), w=np.full(1, -1), x=np.zeros(1, np.int64), goal=np.zeros(1, bool))
+        archive, archived = [], 0          # archive: (offset, states, parent ids, stack size) per chunk
+        generated0, expanded0, next_bound = self.generated, self.expanded, math.inf
+        while len(stack):
+            top = stack.first                                              # the leftmost pending node
+            if self.node_limit is not None and generated0 + stack.w[top] + 1 > self.node_limit:
+                return self._out_of_nodes(expanded0 + stack.x[top]), next_bound, "node limit"
+            if stack.goal[top]:
+                self.generated, self.expanded = generated0 + int(stack.w[top]) + 1, expanded0 + int(stack.x[top])
+                return self._plan(archive, stack.state[top], stack.parent[top]), next_bound, "solved"
+            window = stack.goal[top:top + self._chunk_size(generated0 + int(stack.w[top]), generated0)]
+            m = int(np.argmax(window)) if window.any() else len(window)      # stop before the first goal
+            chunk = stack.pop_chunk(m)
+            archive.append((archived, chunk["state"], chunk["parent"], len(stack)))
+            next_bound = min(next_bound, self._expand(stack, chunk, archived, bound))
+            archived += m
+            while archive and archive[-1][3] >= len(stack):
+                archive.pop()
+            if self.budget.out_of_time(time.perf_counter()):
+                self.generated = generated0 + int(stack.w[stack.first]) if len(stack) else self.work
+                return None, next_bound, "time limit"
+        self.generated, self.expanded = self.work, self.expanded     # a whole iteration: every node counted
+        if self.node_limit is not None and self.generated > self.node_limit:
+            return self._out_of_nodes(self.expanded), next_bound, "node limit"
+        return None, next_bound, None
+
+    def _chunk_size(self, counted: int, generated0: int) -> int:
+        """At most 1/AHEAD of what the depth-first search has counted in this iteration and of what is left."""
+        ahead = counted - generated0
+        if self.node_limit is not None:
+            ahead = min(ahead, self.node_limit - counted)
+        return min(max(FIRST_CHUNK, ahead // AHEAD), self.batch_size)
+
+    def _expand(self, stack, chunk, offset, bound) -> float:
+        """Expand a chunk (in preorder); push its pending children in its place; the smallest f beyond."""
+        domain = self.domain
+        parent, move = domain.successors(chunk["state"], chunk["pop"])
+        self.work += len(parent)
+        self.expanded += len(chunk["h"])
+        h, carry = self.h.step(chunk["state"], chunk["h"], chunk.get("carry"), parent, move)
+        g = np.take(chunk["g"], parent) + 1
+        f = g + h
+        within = f <= bound
+        beyond = math.inf if within.all() else int(f[~within].min())
+        # Non-pending nodes before each child, counted from the chunk's start: the parents up to its own
+        # (each with its weight) and the pruned children before it.
+        pruned = (~within).astype(np.int64)
+        before = np.take(np.cumsum(chunk["w"] + 1), parent) + np.cumsum(pruned) - pruned
+        before_x = np.take(np.cumsum(chunk["x"] + 1), parent)            # pruned children are not expanded
+        keep = np.flatnonzero(within)
+        before, before_x = np.take(before, keep), np.take(before_x, keep)
+        total, total_x = int(chunk["w"].sum()) + len(chunk["w"]) + int(pruned.sum()), int(chunk["x"].sum()) + len(chunk["x"])
+        if len(stack):                      # what follows the last pending child flows onto the next node
+            stack.w[stack.first] += total - (int(before[-1]) if len(keep) else 0)
+            stack.x[stack.first] += total_x - (int(before_x[-1]) if len(keep) else 0)
+        if len(keep):
+            parent, move = np.take(parent, keep), np.take(move, keep)
+            children = domain.apply(chunk["state"], parent, move)
+            stack.push(state=children, h=np.take(h, keep), pop=domain.inverse(move), g=np.take(g, keep),
+                       carry=None if carry is None else np.take(carry, keep, axis=0), parent=offset + parent,
+                       w=_differences(before), x=_differences(before_x),
+                       goal=domain.is_goal(children))
+        return beyond
+
+    def _out_of_nodes(self, expanded):
+        """The depth-first search stops the moment its count passes the limit, as the reference does.
+
+        `expanded` is then the count before the leftmost pending node: the reference may have stopped a
+        little before it, so only `generated` is exact here."""
+        self.generated, self.expanded = self.node_limit + 1, int(expanded)
+        return None
+
+    @staticmethod
+    def _plan(archive, goal_state, parent) -> np.ndarray:
+        """Follow parent ids through the archived chunks back to the root: the states from start to goal."""
+        offsets = [entry[0] for entry in archive]
+        states = [goal_state]
+        while parent >= 0:
+            offset, chunk_states, chunk_parents, _ = archive[bisect.bisect_right(offsets, parent) - 1]
+            states.append(chunk_states[parent - offset])
+            parent = chunk_parents[parent - offset]
+        return np.array(states[::-1])
+
+
+def _differences(cumulative: np.ndarray) -> np.ndarray:
+    """[c0, c1 - c0, c2 - c1, ...]: running counts back to the counts between consecutive entries."""
+    counts = cumulative.copy()
+    counts[1:] -= cumulative[:-1]
+    return counts
