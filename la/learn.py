@@ -15,6 +15,7 @@ The single-output network ("N/A", and every efficiency run) plans with the mean 
 import math
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from la.checkpoint import load_checkpoint, save_checkpoint
 from la.config import LearnConfig
 from la.encoding import encode, encoding_size
 from la.heuristics.likely_admissible import LikelyAdmissible
+from la.nn import save
 from la.nn.config import build_ffnn, build_wunn
 from la.search import ida_star
 from la.tasks import generate_task_prac, random_walk_tasks
@@ -176,12 +178,14 @@ def _duration(seconds: float) -> str:
 
 
 def learn_heuristic(domain, config: LearnConfig, rng: np.random.Generator, checkpoint=None,
-                    progress=print) -> Learner:
+                    progress=print, snapshots=None, snapshot_every: int = 5) -> Learner:
     """Run LearnHeuristicPrac to the end, checkpointing after every iteration.
 
     With `checkpoint` (a file path) an existing checkpoint is resumed, and the finished run equals an
     uninterrupted one: the checkpoint holds the networks, optimiser states, buffer, α, β, y^q, the random
-    generator's state and the log. `progress` gets one line per iteration (None: silent).
+    generator's state and the log. `progress` gets one line per iteration (None: silent). With `snapshots`
+    (a folder), the FFNN and WUNN after every `snapshot_every`-th iteration are saved there as
+    `iterNN-ffnn.npz` / `iterNN-wunn.npz`, to study how they changed during training.
     """
     resume = checkpoint is not None and os.path.exists(checkpoint)
     learner = load_checkpoint(checkpoint, domain, config) if resume else Learner(domain, config, rng)
@@ -190,6 +194,10 @@ def learn_heuristic(domain, config: LearnConfig, rng: np.random.Generator, check
         learner.run_iteration()
         if checkpoint is not None:
             save_checkpoint(learner, checkpoint)
+        if snapshots is not None and learner.iteration % snapshot_every == 0:
+            for name in ("ffnn", "wunn"):
+                if getattr(learner, name) is not None:
+                    save(getattr(learner, name), Path(snapshots) / f"iter{learner.iteration:02d}-{name}.npz")
         if progress is not None:
             per_iteration = (time.perf_counter() - began) / (learner.iteration - done_before)
             progress(learner.progress_line(per_iteration * (config.num_iter - learner.iteration)))

@@ -93,7 +93,7 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     learn_cfg = cfg.learn if which == "alpha" else cfg.learn_mean
     learner = learn_heuristic(SlidingTile(4), learn_cfg, unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
                               checkpoint=folder / "checkpoint.npz",
-                              progress=unit_progress(folder, name, verbose))
+                              progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots")
     save(learner.ffnn, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
     if which == "alpha":
