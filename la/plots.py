@@ -23,6 +23,16 @@ from la.cli import Parser, run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "figures"
+TUTORIAL_FIGURES = FIGURES / "tutorials"          # ignored by git (.gitignore)
+
+
+def tutorial_figure_path(tutorial) -> Path:
+    """Where a tutorial (pass its `__file__`) saves its figure: figures/tutorials/<its name>.png.
+
+    The folder is ignored by git, so reading the tutorials never changes a committed file; the committed
+    figures in figures/ are drawn only by `python -m la.plots`, from committed results."""
+    TUTORIAL_FIGURES.mkdir(parents=True, exist_ok=True)
+    return TUTORIAL_FIGURES / f"{Path(tutorial).stem}.png"
 
 
 def _save(fig, path) -> None:
@@ -51,8 +61,16 @@ def table2_efficiency(results: dict, path) -> None:
     _save(fig, path)
 
 
+def _unsolved(row: dict) -> tuple:
+    """A Table 1 row's tasks left unsolved within the test budget, and its tasks, over all its runs."""
+    return sum(row["unsolved"]), row["tasks"] * row["runs"]
+
+
 def table1_suboptimality(results: dict, path) -> None:
-    """Table 1 against α: suboptimality, % optimal and nodes generated, ours (mean ± sd) and the paper's."""
+    """Table 1 against α: suboptimality, % optimal and nodes generated, ours (mean ± sd) and the paper's.
+
+    The averages leave out unsolved tasks (as the paper's do), so every row's unsolved count is printed under the
+    panels and beside each point or line that has any: a row with few solved tasks can look better than it is."""
     rows = {r["row"]: r for r in results["table"]}
     alphas = [a for a in results["config"]["alphas"]]
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
@@ -62,10 +80,17 @@ def table1_suboptimality(results: dict, path) -> None:
         spread = [np.nan if rows[str(a)][key + "_sd"] is None else rows[str(a)][key + "_sd"] for a in alphas]
         ax.errorbar(alphas, ours, yerr=spread, fmt="o-", capsize=3, label=f"la, {rows[str(alphas[0])]['runs']} run(s)")
         ax.plot(alphas, [rows[str(a)]["paper"][key] for a in alphas], "s--", color="tab:gray", label="paper")
+        for a, y in zip(alphas, ours):
+            k = _unsolved(rows[str(a)])[0]
+            if k and np.isfinite(y):
+                ax.annotate(f"α = {a:g}: {k} unsolved", (a, y), xytext=(-12, 22), textcoords="offset points",
+                            ha="right", fontsize=7, color="tab:blue", bbox={"fc": "white", "ec": "none", "pad": 1},
+                            arrowprops={"arrowstyle": "-", "lw": 0.6, "color": "tab:blue"})
         for row, style in (("N/A", ":"), ("MD", "-.")):
             if row in rows and rows[row][key] is not None:
+                k = _unsolved(rows[row])[0]
                 ax.axhline(rows[row][key], color="tab:red" if row == "N/A" else "tab:green", ls=style, lw=1,
-                           label=f"{row} (la)")
+                           label=f"{row} (la)" + (f", {k} unsolved" if k else ""))
         ax.set_xlabel("α")
         ax.set_ylabel(label)
         if key == "generated":
@@ -73,7 +98,12 @@ def table1_suboptimality(results: dict, path) -> None:
     axes[0].legend(fontsize=8)
     fig.suptitle(results.get("title", "Suboptimality on Korf's 100 (paper Table 1); averages over solved tasks, "
                                       "error bars: sd over runs"), fontsize=11)
-    fig.tight_layout()
+    counts = []
+    for r in results["table"]:
+        name = r["row"] if r["row"] in ("MD", "N/A") else f"α = {r['row']}"
+        counts.append(f"{name}: %d/%d" % _unsolved(r))
+    fig.text(0.5, 0.01, "not solved within the test budget:   " + ",   ".join(counts), ha="center", fontsize=9)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     _save(fig, path)
 
 
@@ -133,12 +163,25 @@ def _board(ax, state, width, annotations=None, title=""):
             ax.text(c + 0.5, r + 0.82, note[0], ha="center", va="center", fontsize=7)
 
 
+def _why_walk_stopped(steps: int, trace: list, epsilon: float, max_steps: int) -> str:
+    """Why a GenerateTaskPrac walk ended (la/tasks.py): its step count is MaxSteps only when the cap stopped it
+    (the cap is checked before each step, so it walked MaxSteps − 1 steps); otherwise its last sampled state's
+    σ_e reached ε. The trace must agree, or the config describes another walk than the one drawn."""
+    capped = steps >= max_steps
+    reached = bool(trace) and trace[-1]["sigma_e"][trace[-1]["chosen"]] >= epsilon
+    if capped == reached:
+        raise ValueError(f"a GenerateTaskPrac walk of {steps} steps does not fit MaxSteps = {max_steps} and "
+                         f"ε = {epsilon:g}: its last σ_e is {'at least' if reached else 'below'} ε")
+    return f"MaxSteps = {max_steps} reached" if capped else f"σe ≥ ε = {epsilon:g} after {steps} steps"
+
+
 def figure1_generate_task(results: dict, path) -> None:
     """Figure 1 from a trained WUNN: GenerateTaskPrac's first and last steps, each candidate's σ_e and softmax
     probability on the tile that would move (the sampled one pink), and the task's start; Figure 2: the σ_e of
     the walked states before and after one more Update on that task."""
     data = results["generate_task"]
     steps = data["before"]
+    max_steps = results["config"]["learn"]["max_steps"]    # the walk is by the two-output network, config `learn`
     shown = list(range(len(steps))) if len(steps) <= 4 else [0, 1, len(steps) - 2, len(steps) - 1]
     fig, axes = plt.subplots(1, len(shown) + 2, figsize=(3 * (len(shown) + 2), 3.6),
                              gridspec_kw={"width_ratios": [1] * (len(shown) + 1) + [1.6]})
@@ -150,13 +193,15 @@ def figure1_generate_task(results: dict, path) -> None:
             moved_from = int(np.flatnonzero(np.array(cand) == 0)[0])        # the tile there slides into the blank
             notes[moved_from] = (f"σe {s:.2f} p {p:.2f}", k == step["chosen"])
         _board(ax, state, 4, notes, f"step {i + 1} of {len(steps)}")
-    _board(axes[len(shown)], data["start"], 4, title=f"task start (σe >= {data['epsilon']:g})")
+    why = _why_walk_stopped(data["steps"], steps, data["epsilon"], max_steps)
+    _board(axes[len(shown)], data["start"], 4, title=f"task start ({why})")
     walked = [s["sigma_e"][s["chosen"]] for s in steps]
     ax = axes[-1]
     ax.plot(range(1, len(walked) + 1), walked, "o-", ms=3, label="before")
     if "sigma_e_after_update" in data:
         ax.plot(range(1, len(walked) + 1), data["sigma_e_after_update"], "s-", ms=3,
-                label=f"after an Update on it; next walk: {data['steps_after']} steps")
+                label="after an Update on it; next walk: "
+                      + _why_walk_stopped(data["steps_after"], data["after"], data["epsilon"], max_steps))
     ax.axhline(data["epsilon"], color="k", ls=":", lw=1, label="ε")
     ax.set_xlabel("step of the walk")
     ax.set_ylabel("σ_e of the sampled state")

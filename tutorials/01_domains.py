@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt                                           # noqa
 import numpy as np                                                        # noqa: E402
 
 from la.domains import make_domain, random_walk                           # noqa: E402
+from la.plots import tutorial_figure_path                                 # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402
 
 rng = np.random.default_rng(2020)
@@ -88,7 +89,8 @@ ax.set_ylabel("optimal cost of the task")
 ax.set_title("8-puzzle: cost of random-walk tasks (exact h* by BFS)", fontsize=10)
 ax.legend()
 fig.tight_layout()
-fig.savefig(ROOT / "figures" / "01_domains.png", dpi=120)
-print("saved figures/01_domains.png")
+out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+fig.savefig(out, dpi=120)
+print(f"saved {out.relative_to(ROOT)}")
 
 assert means[-1] < 0.6 * lengths[-1], "walks should make tasks much cheaper than their length"

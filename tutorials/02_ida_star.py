@@ -28,6 +28,7 @@ import numpy as np                                                        # noqa
 from la import data                                                       # noqa: E402
 from la.domains import make_domain                                        # noqa: E402
 from la.heuristics import Manhattan                                       # noqa: E402
+from la.plots import tutorial_figure_path                                 # noqa: E402
 from la.search import check_plan, ida_star, reference                     # noqa: E402
 
 # --- 1. The textbook IDA* on an 8-puzzle ---------------------------------------------------------------
@@ -92,7 +93,8 @@ ax.set_title(f"Batched IDA* + MD: {speed_batched / 1e6:.0f} M nodes/s, {speed_ba
              fontsize=10)
 ax.legend()
 fig.tight_layout()
-fig.savefig(ROOT / "figures" / "02_ida_star.png", dpi=120)
-print("saved figures/02_ida_star.png")
+out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+fig.savefig(out, dpi=120)
+print(f"saved {out.relative_to(ROOT)}")
 
 assert speed_batched > 10 * speed_plain, "the batched search should be far faster than one node at a time"

@@ -37,6 +37,7 @@ import numpy as np
 from la.nn import FFNN, Adam
 from la.nn.gradcheck import check_grads, report
 from la.nn.layers import dense_backward, dense_forward, relu_backward, relu_forward
+from la.plots import tutorial_figure_path
 
 SEED = 3
 rng = np.random.default_rng(SEED)
@@ -103,8 +104,7 @@ axes[0].legend()
 axes[1].semilogy(losses)
 axes[1].set(title="training loss, 1/2 mean squared error", xlabel="Adam step", ylabel="loss")
 fig.tight_layout()
-out = ROOT / "figures" / "03_backprop_by_hand.png"
-out.parent.mkdir(exist_ok=True)
+out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 

@@ -39,6 +39,7 @@ import numpy as np
 from scipy.stats import norm
 
 from la.nn import FFNN, Adam
+from la.plots import tutorial_figure_path
 
 SEED = 4
 STEPS = 2000
@@ -114,8 +115,7 @@ ax.axhline(sigma_one, color="C3", label="mean-only net: one sigma for all x")
 ax.set(title="sigma_a learns the heteroscedastic noise", xlabel="x", ylabel="standard deviation")
 ax.legend(fontsize=8)
 fig.tight_layout()
-out = ROOT / "figures" / "04_aleatoric_uncertainty.png"
-out.parent.mkdir(exist_ok=True)
+out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 

@@ -51,6 +51,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from la.nn import WUNNConfig, build_wunn
+from la.plots import tutorial_figure_path
 
 SEED = 5
 STEPS = 3000                 # WUNN minibatch steps per stage (the reference's cap is 5,050 per iteration)
@@ -161,8 +162,7 @@ for lo, hi in (LEFT, RIGHT):
 ax.set(title="after stage A: only the bump features see the gap", xlabel="x", ylabel="sigma_e", yscale="log")
 ax.legend(fontsize=8)
 fig.tight_layout()
-out = ROOT / "figures" / "05_epistemic_uncertainty.png"
-out.parent.mkdir(exist_ok=True)
+out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 

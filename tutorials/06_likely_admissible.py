@@ -70,6 +70,7 @@ from la.domains import make_domain
 from la.encoding import encode
 from la.heuristics.likely_admissible import LikelyAdmissible, to_h, y_alpha
 from la.learn import learn_heuristic
+from la.plots import tutorial_figure_path
 
 SEED = 6                                                   # for the Gaussian samples of part 1
 TRAIN_SEED = 3                                             # for the training run of part 2
@@ -191,8 +192,7 @@ ax.set(title=f"mean h at each h*, after {config.num_iter} of the paper's 50 iter
        xlabel="h* (optimal cost-to-goal)", ylabel="mean h", xlim=(0, h_star.max() + 1))
 ax.legend(fontsize=8, loc="upper left")
 fig.tight_layout()
-out = ROOT / "figures" / "06_likely_admissible.png"
-out.parent.mkdir(exist_ok=True)
+out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 

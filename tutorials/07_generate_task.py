@@ -45,6 +45,7 @@ from la.domains import make_domain
 from la.encoding import encode
 from la.learn import learn_heuristic
 from la.nn import FFNNConfig
+from la.plots import tutorial_figure_path
 from la.search import ida_star
 from la.tasks import generate_task_prac
 
@@ -198,8 +199,7 @@ ax.legend(fontsize=7, loc="lower right", ncol=2)
 fig.suptitle("GenerateTaskPrac on the 15-puzzle: candidates one move back, their σ_e and softmax probability p, "
              "the sampled one framed (red: the task's start)", fontsize=9)
 fig.tight_layout()
-out = ROOT / "figures" / "07_generate_task.png"
-out.parent.mkdir(exist_ok=True)
+out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 

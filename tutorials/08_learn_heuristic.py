@@ -71,6 +71,7 @@ from la.config import LearnConfig, node_budget
 from la.domains import make_domain
 from la.encoding import encode
 from la.learn import Learner
+from la.plots import tutorial_figure_path
 from la.search import ida_star
 
 SEED = 8
@@ -207,8 +208,7 @@ for ax in axes:
 fig.suptitle(f"LearnHeuristicPrac on the 15-puzzle, reduced: {config.num_iter} iterations, "
              f"{config.node_limit:,} nodes per task", fontsize=10)
 fig.tight_layout()
-out = ROOT / "figures" / "08_learn_heuristic.png"
-out.parent.mkdir(exist_ok=True)
+out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 

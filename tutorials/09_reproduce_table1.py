@@ -104,7 +104,7 @@ print("calibration, fraction of the 5,305 states with y^α <= h*: "
 record = {"config": {"alphas": list(cfg.alphas)}, "table": rows,
           "title": f"Table 1 at tutorial scale: Korf's instances shortened to {SHORTENED} moves "
                    f"(the paper's values: full instances, full training)"}
-out = ROOT / "figures" / "09_reproduce_table1.png"
+out = plots.tutorial_figure_path(__file__)                  # figures/tutorials/, ignored by git
 plots.table1_suboptimality(record, out)
 print(f"saved {out.relative_to(ROOT)}; the full experiment: python -m la.experiments.suboptimality --full")
 
