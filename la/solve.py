@@ -8,6 +8,7 @@ Exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad in
 """
 import json
 import sys
+import argparse
 
 from la import data
 from la.cli import Parser, run
@@ -17,6 +18,25 @@ from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
 
 DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}     # and "md" for the sliding-tile puzzle
+
+EPILOG = """\
+states (space- or comma-separated integers, one per position):
+  <n>-puzzle      W*W numbers, row by row from the top-left, 0 = the blank; the goal is 0 1 2 ... (blank
+                  top-left). e.g. --domain 8-puzzle 1 0 2 3 4 5 6 7 8  (one move from the goal)
+  <n>-pancake     n pancakes 0..n-1 from the top (the spatula side) down; the goal is 0 1 ... n-1.
+                  e.g. --domain 5-pancake 1 0 2 3 4
+  <n>-blocksworld for each block 1..n the block it stands on, 0 = the table; the goal is one tower
+                  0 1 2 ... n-1 (1 on the table, 2 on 1, ...). e.g. --domain 3-blocksworld 0 1 0
+  or --korf N (Korf's 15-puzzle instance N, 1..100) / --korf24 N (Korf & Felner's 24-puzzle, 1..50)
+
+output: the start, the plan as one state per line (each after a move), and the cost, node counts and time;
+  one line per IDA* iteration on stderr (bound, nodes, time). --json prints one object instead: domain,
+  heuristic, algorithm, order, weight, start, optimal (if known), solved, cost, plan (a list of states),
+  generated, expanded, iterations, seconds, status, per_iteration (nodes per iteration), bounds,
+  nodes_per_second.
+
+exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
+"""
 
 
 class Weighted:
@@ -30,7 +50,8 @@ class Weighted:
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.solve", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m la.solve", description=__doc__.split("\n")[0], epilog=EPILOG,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("state", nargs="*", help="the start state: space-separated integers")
     parser.add_argument("--domain", default=None, help="8-puzzle, 15-puzzle (default), 24-puzzle, "
                         "<n>-pancake or <n>-blocksworld")
@@ -80,9 +101,13 @@ def main(argv=None) -> int:
         raise ValueError(f"--weight must be a positive integer, got {args.weight}")
     if args.weight > 1:
         heuristic = Weighted(heuristic, args.weight)
+    name = args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md")
+    if domain.size >= 25 and name in ("md", "hamming") and args.node_limit is None and args.time_limit is None:
+        print(f"note: the {domain.name} with {name} may take hours or days (Korf & Felner solved these with "
+              f"pattern databases); --node-limit or --time-limit stop it earlier", file=sys.stderr, flush=True)
     if args.algorithm == "batched":
         result = ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit,
-                          order=args.order)
+                          order=args.order, progress=None if args.json else _iteration_line)
     else:
         result = reference.ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit)
     if args.json:
@@ -93,12 +118,20 @@ def main(argv=None) -> int:
         print(json.dumps(record))
     else:
         print(domain.format(start))
+        if result.solved:
+            print(f"plan ({result.cost} move{'' if result.cost == 1 else 's'}), one state per line:")
+            print("\n".join(domain.to_text(state) for state in result.plan))
         outcome = f"cost {result.cost}" if result.solved else f"not solved ({result.status})"
         known = f" (optimal {optimal})" if optimal is not None else ""
         print(f"{outcome}{known}  generated {result.generated:,}  expanded {result.expanded:,}  "
               f"iterations {result.iterations}  {result.seconds:.2f} s  "
               f"{result.nodes_per_second / 1e6:.2f} M nodes/s")
     return 0 if result.solved else 1
+
+
+def _iteration_line(bound, nodes, total, seconds):
+    print(f"iteration: bound {bound}  {nodes:,} nodes  ({total:,} in all, {seconds:.1f} s)", file=sys.stderr,
+          flush=True)
 
 
 if __name__ == "__main__":

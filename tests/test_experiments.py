@@ -32,6 +32,7 @@ def test_quick_efficiency_writes_results_table_and_figure(quick_run):
     assert (out / "a.png").stat().st_size > 10_000
     assert "paper: Train" in done.stdout and "GTP" in done.stdout
     assert "la.experiments.efficiency --quick" in (out / "a" / "experiment.json").read_text()
+    assert record["config"]["order"] == record["config"]["learn"]["order"] == "depth-first"   # the goal order
 
 
 def test_resume_skips_finished_units_and_repeats_the_table(quick_run):
@@ -78,6 +79,9 @@ def test_quick_suboptimality_then_retest_the_saved_networks(tmp_path):
     assert [r["row"] for r in record["table"]] == ["MD", "0.9", "0.5", "N/A"]
     assert all(sum(r["unsolved"]) + (r["tasks"] * r["runs"] - sum(r["unsolved"])) == 3 for r in record["table"])
     assert len(record["calibration"]) == 8 and record["generate_task"]["before"]
+    config = record["config"]
+    assert config["order"] == config["learn"]["order"] == config["learn_mean"]["order"] == "depth-first"
+    assert "The same columns on the" in done.stdout and "common" in record["table"][0]
     for figure in ("table1_suboptimality", "calibration", "learning_curves", "figure1_generate_task"):
         assert (tmp_path / "a" / f"{figure}.png").exists()
     again = suboptimality("--quick", "--out", tmp_path / "b", "--networks", tmp_path / "a", "--jobs", "1")

@@ -52,8 +52,11 @@ class Nodes:
 
 
 def ida_star(domain, heuristic, start, node_limit=None, time_limit=None,
-             batch_size: int = BATCH_SIZE, order: str = "depth-first") -> SearchResult:
-    """IDA* over batches of nodes; returns the plan from `start` to the goal and Korf's node counts."""
+             batch_size: int = BATCH_SIZE, order: str = "depth-first", progress=None) -> SearchResult:
+    """IDA* over batches of nodes; returns the plan from `start` to the goal and Korf's node counts.
+
+    `progress`, if given, is called after every iteration as progress(bound, nodes generated in the
+    iteration, nodes generated so far, seconds so far)."""
     if order not in ORDERS:
         raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
     began = time.perf_counter()
@@ -71,6 +74,8 @@ def ida_star(domain, heuristic, start, node_limit=None, time_limit=None,
         bounds.append(bound)
         plan, next_bound, status = search.iteration(root, bound)
         per_iteration.append(search.generated - before)
+        if progress is not None:
+            progress(bounds[-1], per_iteration[-1], search.generated, time.perf_counter() - began)
         if status is None and next_bound == math.inf:
             status = "no solution"
         bound = next_bound

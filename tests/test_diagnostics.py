@@ -1,0 +1,47 @@
+"""The σ_e and calibration diagnostics: known answers on synthetic data, and one run on a toy training run."""
+import json
+
+import numpy as np
+import pytest
+
+from la.config import LearnConfig
+from la.domains import SlidingTile
+from la.experiments import diagnostics
+from la.learn import learn_heuristic
+from la.nn import save
+
+
+def test_decompose_finds_a_known_bias_and_a_too_small_sigma():
+    """Errors N(2, 3²) with σ_a = 1: calibration is off; removing the bias and rescaling σ by 3 restores it."""
+    rng = np.random.default_rng(0)
+    h_star = rng.integers(20, 60, size=200_000).astype(float)
+    mu = h_star + 2.0 + 3.0 * rng.standard_normal(len(h_star))
+    result = diagnostics.decompose(mu, np.ones_like(mu), h_star, alphas=(0.5, 0.9))
+    assert result["bias"] == pytest.approx(2.0, abs=0.05) and result["sigma_scale"] == pytest.approx(3.0, abs=0.05)
+    at_09 = result["rows"][1]
+    assert at_09["observed"] < at_09["without_bias"] < 0.9 - 0.1
+    assert at_09["without_bias_sigma_rescaled"] == pytest.approx(0.9, abs=0.01)
+    assert result["rows"][0]["without_bias"] == pytest.approx(0.5, abs=0.01)
+
+
+def test_diagnostics_on_a_toy_run(tmp_path):
+    folder = tmp_path / "run1" / "alpha"
+    cfg = LearnConfig(num_iter=4, node_limit=100_000, train_iter=50, wunn_blocks=2, max_steps=50)
+    learner = learn_heuristic(SlidingTile(4), cfg, np.random.default_rng(0), checkpoint=folder / "checkpoint.npz",
+                              progress=None, snapshots=folder / "snapshots", snapshot_every=1)
+    save(learner.ffnn, folder / "network.npz")
+    assert diagnostics.main(["--run", str(tmp_path), "--sample", "5", "--node-limit", "200000"]) == 0
+    record = json.loads((tmp_path / "diagnostics.json").read_text())["runs"]["run1"]
+    assert sorted(record["sigma_e_by_distance"]) == ["01", "02", "03", "04"]
+    assert len(record["sigma_e_by_distance"]["04"]) == len(diagnostics.DISTANCES)
+    assert 0 <= record["wunn_coverage_korf"]["covered"] <= 1
+    buffer = record["buffer"]
+    assert buffer["solved"] == buffer["sampled"] == 5
+    assert buffer["label_minus_h_star"]["mean"] >= 0                 # a plan's cost is never below h*
+    cached = json.loads((folder / "diagnostics-h-star.json").read_text())
+    assert len(cached) == 5 and all(h >= 1 for h in cached.values())
+
+
+def test_diagnostics_needs_trained_networks(tmp_path):
+    with pytest.raises(ValueError, match="no trained two-output network"):
+        diagnostics.main(["--run", str(tmp_path)])
