@@ -6,6 +6,7 @@ state and the per-iteration log, so that a resumed run continues exactly where t
 import json
 import math
 import zipfile
+import zlib
 from dataclasses import asdict
 
 import numpy as np
@@ -16,6 +17,8 @@ from la.nn.persist import pack, unpack
 
 META = "__meta__"
 PARTS = ("ffnn", "ffnn_adam", "wunn", "wunn_adam")
+META_KEYS = ("domain", "config", "parts", "iteration", "alpha", "beta", "y_q", "trained", "rng", "log")
+BUFFER = ("buffer/states", "buffer/labels")
 
 
 class _Prefixed:
@@ -23,7 +26,7 @@ class _Prefixed:
 
     def __init__(self, data, prefix: str):
         self.data, self.prefix = data, prefix
-        self.files = [k[len(prefix):] for k in data.files if k.startswith(prefix)]
+        self.files = [k[len(prefix):] for k in data if k.startswith(prefix)]
 
     def __getitem__(self, key):
         return self.data[self.prefix + key]
@@ -55,11 +58,52 @@ def load_checkpoint(path, domain, config):
         raise ValueError(f"{path}: not a readable checkpoint ({error})") from None
 
 
+def check_checkpoint(path) -> None:
+    """ValueError naming `path` unless it is a whole checkpoint that `load_checkpoint` can read.
+
+    Checked without knowing the run: every array is read (so a damaged member of the zip shows), the metadata
+    holds every entry, each saved network and optimiser state rebuilds from arrays of the right shapes, and the
+    buffer's states and labels match. Whether it belongs to the run at hand is `load_checkpoint`'s check.
+    """
+    try:
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ValueError("a single array, not an .npz archive")
+        with data:
+            arrays = {key: data[key] for key in data.files}
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error) as error:
+        raise ValueError(f"{path}: not a readable checkpoint ({error})") from None
+    meta = _read_meta(arrays, path)
+    for name, part in meta["parts"].items():
+        if name not in PARTS or not isinstance(part, dict) or "class" not in part:
+            raise ValueError(f"{path}: part '{name}' is not one a checkpoint holds")
+        unpack(part, _Prefixed(arrays, name + "/"), path)
+    if any(key not in arrays for key in BUFFER):
+        raise ValueError(f"{path}: missing the memory buffer ('{BUFFER[0]}', '{BUFFER[1]}')")
+    states, labels = arrays["buffer/states"], arrays["buffer/labels"]
+    if states.ndim != 2 or labels.ndim != 1 or len(states) != len(labels):
+        raise ValueError(f"{path}: the buffer's states {states.shape} and labels {labels.shape} do not match")
+
+
+def _read_meta(data, path) -> dict:
+    """The checkpoint's metadata (`data`: an open .npz or a dict of its arrays), checked for every entry."""
+    if META not in data:
+        raise ValueError(f"{path}: not a checkpoint (no '{META}')")
+    try:
+        meta = json.loads(str(data[META].reshape(-1)[0]))
+    except (ValueError, IndexError) as error:
+        raise ValueError(f"{path}: '{META}' does not hold JSON ({error})") from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("parts"), dict):
+        raise ValueError(f"{path}: '{META}' is not a checkpoint's metadata")
+    missing = [key for key in META_KEYS if key not in meta]
+    if missing:
+        raise ValueError(f"{path}: '{META}' lacks '{missing[0]}'")
+    return meta
+
+
 def _restore(data, path, domain, config):
     from la.learn import Learner
-    if META not in data.files:
-        raise ValueError(f"{path}: not a checkpoint (no '{META}')")
-    meta = json.loads(str(data[META][0]))
+    meta = _read_meta(data, path)
     if meta["domain"] != domain.name or meta["config"] != _config_json(config):
         raise ValueError(f"{path}: the checkpoint belongs to another run (different domain or config)")
     learner = Learner(domain, config, np.random.default_rng(0))

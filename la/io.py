@@ -1,26 +1,60 @@
 """Files written atomically: a temporary file in the target's directory, then a rename over the target.
 
-An interrupted run therefore leaves either the old file or the new one, never half of one (style habit 9).
+An interrupted run therefore leaves either the old file or the new one, never half of one (style habit 9). The
+temporary file is created the way `open(path, "w")` creates a file, so the result has the user's usual
+permissions (the umask), not the owner-only 0600 of `tempfile.mkstemp`. If the process is stopped by a signal
+it cannot handle (SIGKILL), a temporary file named `.tmp-*` may stay behind; `remove_partial` clears those.
 """
+import contextlib
 import json
 import os
-import tempfile
+import secrets
 
 import numpy as np
+
+PARTIAL = ".tmp-"                       # the prefix of a temporary file not yet renamed over its target
+
+
+def _create_partial(folder: str, suffix: str) -> tuple[int, str]:
+    """A new, empty temporary file in `folder`, opened for writing, with mode 0666 less the umask."""
+    while True:
+        path = os.path.join(folder, f"{PARTIAL}{secrets.token_hex(6)}{suffix}")
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), path
+        except FileExistsError:
+            continue
 
 
 def _atomic(path, write, mode: str) -> None:
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.splitext(path)[1])
+    fd, tmp = _create_partial(folder, os.path.splitext(path)[1])
     try:
         with os.fdopen(fd, mode) as f:
             write(f)
+            f.flush()
+            os.fsync(f.fileno())        # the data is on disk before the rename makes it the file
         os.replace(tmp, path)
     except BaseException:
-        os.unlink(tmp)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
         raise
+
+
+def remove_partial(folder) -> list:
+    """Delete the temporary files that processes killed mid-write left under `folder`; return their paths.
+
+    Only safe while no other process writes there (the experiments hold the folder's lock, `la.lock`).
+    """
+    removed = []
+    for root, _, files in os.walk(folder):
+        for name in files:
+            if name.startswith(PARTIAL):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(os.path.join(root, name))
+                    removed.append(os.path.join(root, name))
+    return removed
 
 
 def write_npz(path, arrays: dict) -> None:

@@ -3,23 +3,35 @@
 An experiment is a list of independent *units* (e.g. "train GTP for run 3, then test it"). Each unit gets its
 own random stream from (seed, its name), so results do not depend on which process runs it or in which order,
 and writes `<out>/<unit>/unit.json` when it is done; `--resume` skips finished units and lets an interrupted one
-continue from its training checkpoint. Units run in parallel processes with `--jobs N` (stdlib only).
+continue from its training checkpoint. Units run in parallel processes with `--jobs N` (stdlib only; see
+`la.experiments.processes`), and the folder belongs to one run at a time (`la.experiments.folder`).
+
+A run stops early, and says how far it got and how to continue with `--resume`, when a unit fails (exit
+status 1; the unit's traceback goes to the end of its progress.log), on Ctrl-C (130) or on SIGTERM (143). The
+units already finished keep their `unit.json`; those in progress keep their last checkpoint.
 """
-import json
-import os
 import re
-import subprocess
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from multiprocessing import get_context
+import traceback
 from pathlib import Path
 
 import numpy as np
 
+from la.experiments.folder import ROOT, prepare, provenance  # noqa: F401  (the experiments import them from here)
+from la.experiments.folder import is_result, read_result, resume_command
+from la.experiments.processes import Terminated, Workers, terminated_raises
 from la.io import write_json
 
-ROOT = Path(__file__).resolve().parents[2]
 SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")     # a unit name's parts become folder names
+
+
+class Stopped(SystemExit):
+    """The run stopped before its units were done; the reason and how to continue have been printed."""
+
+
+class _UnitFailed(Exception):
+    """A unit raised an error; it has been reported."""
 
 
 def unit_rng(seed: int, *key: int) -> np.random.Generator:
@@ -27,51 +39,12 @@ def unit_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
-def commit() -> str | None:
-    """The repository's current commit, if this is a git checkout (recorded with every result)."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10)
-        return out.stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
-def prepare(out: Path, settings: dict, resume: bool, command: list) -> None:
-    """Create the output folder, or check that a resumed one was started with the same settings.
-
-    The number of runs may differ: runs are independent units, so `--resume --runs 3` adds runs to a folder
-    that holds one. The commands of every start and resume are kept.
-    """
-    marker = out / "experiment.json"
-    if marker.exists():
-        if not resume:
-            raise ValueError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
-        previous = json.loads(marker.read_text())
-        if _without_runs(previous["settings"]) != _without_runs(json.loads(json.dumps(settings))):
-            raise ValueError(f"{out} holds a run with other settings; resume it with the same options, "
-                             f"or choose another --out")
-        previous.setdefault("resumed", []).append({"command": " ".join(map(str, command)), "commit": commit()})
-        write_json(marker, previous)
-        return
-    if resume:
-        raise ValueError(f"nothing to resume: {out} holds no run")
-    write_json(marker, {"settings": settings, "command": " ".join(map(str, command)), "commit": commit()})
-
-
-def provenance(out: Path) -> dict:
-    """The command and commit that started the run in `out`, and every command that resumed it (see `prepare`)."""
-    marker = json.loads((out / "experiment.json").read_text())
-    return {"command": marker["command"], "commit": marker["commit"], "resumed": marker.get("resumed", [])}
-
-
-def _without_runs(settings: dict) -> dict:
-    return {**settings, "config": {k: v for k, v in settings["config"].items() if k != "runs"}}
-
-
 def run_units(function, units: list, out: Path, jobs: int, progress=print) -> list:
     """Run `function(unit, out, verbose)` for every unit not yet finished; return every unit's result.
 
-    One progress line per finished unit, with an estimate of the time left from the mean time per unit.
+    A result is a JSON object with a one-line 'summary'. One progress line per finished unit, with an estimate
+    of the time left from the mean time per unit; with `jobs` > 1 the units' own progress lines (their
+    progress.log) are echoed too, prefixed with the unit's name. Raises `Stopped` if the run stops early.
     """
     for unit in units:
         if not all(SAFE_NAME.fullmatch(part) for part in unit["name"].split("/")):
@@ -80,7 +53,7 @@ def run_units(function, units: list, out: Path, jobs: int, progress=print) -> li
     for unit in units:
         done = out / unit["name"] / "unit.json"
         if done.exists():
-            results[unit["name"]] = json.loads(done.read_text())
+            results[unit["name"]] = read_result(done)
         else:
             todo.append(unit)
     if results and progress:
@@ -88,6 +61,8 @@ def run_units(function, units: list, out: Path, jobs: int, progress=print) -> li
     began = time.perf_counter()
 
     def finished(unit, result):
+        if not is_result(result):
+            raise ValueError(f"unit {unit['name']} returned {type(result).__name__}, not a dict with a 'summary'")
         write_json(out / unit["name"] / "unit.json", result)
         results[unit["name"]] = result
         if progress:
@@ -97,22 +72,89 @@ def run_units(function, units: list, out: Path, jobs: int, progress=print) -> li
             progress(f"[{len(results)}/{len(units)}] {unit['name']} done: {summary(result)}  "
                      f"({elapsed / 60:.1f} min so far, about {left / 60:.1f} min left)")
 
-    if jobs <= 1:
-        for unit in todo:
-            finished(unit, function(unit, out, True))
-    else:
-        # Fresh interpreters (spawn), so that each loads NumPy with one BLAS thread (see la/__init__.py).
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            futures = {pool.submit(function, unit, out, False): unit for unit in todo}
-            for future in as_completed(futures):
-                finished(futures[future], future.result())
+    try:
+        with terminated_raises():
+            if jobs <= 1 or len(todo) <= 1:
+                _run_here(function, todo, out, finished)
+            else:
+                _run_in_workers(function, todo, out, min(jobs, len(todo)), finished, progress)
+    except _UnitFailed:
+        _stop(1, "stopped", out, len(results), len(units), "fix the cause, then continue with")
+    except KeyboardInterrupt:
+        _stop(130, "interrupted", out, len(results), len(units), "to continue")
+    except Terminated:
+        _stop(143, "terminated", out, len(results), len(units), "to continue")
     return [results[u["name"]] for u in units]
 
 
+def _run_here(function, todo: list, out: Path, finished) -> None:
+    """Run the units one after the other in this process, printing their progress lines."""
+    for unit in todo:
+        try:
+            result = function(unit, out, True)
+        except Exception as error:
+            _report_failure(unit, out, f"{type(error).__name__}: {error}", traceback.format_exc())
+            raise _UnitFailed() from error
+        finished(unit, result)
+
+
+def _run_in_workers(function, todo: list, out: Path, jobs: int, finished, progress) -> None:
+    """Run the units in `jobs` worker processes, echoing their progress.log lines as they are written."""
+    logs = {unit["name"]: _Tail(out / unit["name"] / "progress.log") for unit in todo}
+
+    def echo(running):
+        for unit in running if progress else []:
+            for line in logs[unit["name"]].new_lines():
+                progress(f"  {unit['name']}: {line}")
+
+    with Workers(jobs) as workers:
+        for unit, kind, payload in workers.run(function, todo, out, tick=echo):
+            echo([unit])
+            if kind == "failed":
+                _report_failure(unit, out, *payload)
+                raise _UnitFailed()
+            finished(unit, payload)
+
+
+def _report_failure(unit: dict, out: Path, line: str, trace: str) -> None:
+    """Say at once which unit failed and where its traceback is: the end of its progress.log."""
+    log = out / unit["name"] / "progress.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "a") as f:
+        f.write(f"failed: {line}\n{trace}")
+    line = " ".join(line.split())
+    print(f"error: unit {out / unit['name']} failed: {line} (traceback at the end of {log})",
+          file=sys.stderr, flush=True)
+
+
+def _stop(code: int, what: str, out: Path, done: int, total: int, advice: str) -> None:
+    print(f"{what}: {done} of {total} units done, kept in {out}; {advice}: {resume_command(out)}",
+          file=sys.stderr, flush=True)
+    raise Stopped(code)
+
+
+class _Tail:
+    """The lines added to a unit's progress.log since the run started (only complete lines)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.offset = path.stat().st_size if path.exists() else 0
+
+    def new_lines(self) -> list:
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                chunk = f.read()
+        except FileNotFoundError:
+            return []
+        end = chunk.rfind(b"\n") + 1
+        self.offset += end
+        return chunk[:end].decode(errors="replace").splitlines()
+
+
 def unit_progress(folder: Path, name: str, verbose: bool):
-    """A progress callback for a unit: appends each line to `<folder>/progress.log` (follow it with `tail -f`
-    when units run in parallel) and, when `verbose`, prints it too."""
+    """A progress callback for a unit: appends each line to `<folder>/progress.log` and, when `verbose`, prints
+    it too (with `--jobs N` the main process echoes the log's new lines instead)."""
     folder.mkdir(parents=True, exist_ok=True)
 
     def progress(line: str) -> None:
@@ -124,7 +166,7 @@ def unit_progress(folder: Path, name: str, verbose: bool):
 
 
 def summary(result: dict) -> str:
-    """A unit's own one-line summary, if it gives one."""
+    """A unit's own one-line summary."""
     return result.get("summary", "")
 
 
