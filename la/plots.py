@@ -8,7 +8,6 @@ PNG with the Agg backend. The records the committed figures come from are commit
     python -m la.plots --efficiency results/efficiency-paper/results.json --suboptimality \\
         results/suboptimality-full/results.json --copy   # adopt new results, then redraw
 """
-import json
 import shutil
 import sys
 from pathlib import Path
@@ -19,7 +18,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from la.cli import Parser, run  # noqa: E402
+from la.cli import (MAYBE, NUMBER, Parser, check_shape, existing_file, out_folder,  # noqa: E402
+                    read_results, run)
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "figures"
@@ -222,22 +222,72 @@ def all_from_suboptimality(results: dict, folder) -> None:
         figure1_generate_task(results, folder / "figure1_generate_task.png")
 
 
+# What the figures read from each results record: `read_record` checks it all before anything is drawn
+# (la.cli.check_shape explains the notation). Keep these beside the functions above when they change.
+_COLUMNS = ("subopt", "optimal", "generated")
+_CURVE_POINT = {"iteration": NUMBER, **dict.fromkeys(("solved", "alpha", "beta", "task_steps", "buffer"), MAYBE)}
+SHAPES = {
+    "efficiency": {"table": [{"variant": str, "runs": int, **dict.fromkeys(
+        ("solved_train", "solved_train_sd", "solved_test", "solved_test_sd", "paper_solved_train",
+         "paper_solved_test"), NUMBER)}]},
+    "suboptimality": {
+        "config": {"alphas": [NUMBER]}, "title?": str,
+        "table": [{"row": str, "runs": int, "paper": dict.fromkeys(_COLUMNS, NUMBER),
+                   **dict.fromkeys(_COLUMNS + tuple(c + "_sd" for c in _COLUMNS), MAYBE)}],
+        "calibration": [{"runs": int, **dict.fromkeys(
+            ("alpha", "y_alpha_below_h_star", "y_alpha_below_h_star_sd", "h_admissible"), NUMBER)}],
+        "learning_curves": {"alpha?": [[_CURVE_POINT, ...], ...], "mean?": [[_CURVE_POINT, ...], ...]}},
+}
+GENERATE_TASK = {"epsilon": NUMBER, "start": [int], "sigma_e_after_update?": [NUMBER], "steps_after?": int,
+                 "before": [{"state": [int], "candidates": [[int]], "sigma_e": [NUMBER], "p": [NUMBER],
+                             "chosen": int}]}
+
+
+def read_record(path, experiment: str) -> dict:
+    """The results record in `path`, checked to hold all that its figures read; ValueError names the file."""
+    record = read_results(path, experiment, SHAPES[experiment])
+    if experiment == "suboptimality":
+        _check_suboptimality(record, repr(str(path)))
+    return record
+
+
+def _check_suboptimality(record: dict, file: str) -> None:
+    """What a shape cannot say: a row per α, and a GenerateTaskPrac walk whose parts agree (Figures 1, 2)."""
+    rows = {r["row"] for r in record["table"]}
+    for alpha in record["config"]["alphas"]:
+        if str(alpha) not in rows:
+            raise ValueError(f"{file}: table has no row for α {alpha}, which config.alphas lists")
+    task = record.get("generate_task")
+    if not task:                                   # absent or null: Figure 1 is not drawn
+        return
+    check_shape(task, GENERATE_TASK, file, "generate_task")
+    for i, step in enumerate(task["before"]):
+        where = f"{file}: generate_task.before[{i}]"
+        if not len(step["candidates"]) == len(step["sigma_e"]) == len(step["p"]):
+            raise ValueError(f"{where}: candidates, sigma_e and p differ in length")
+        if not 0 <= step["chosen"] < len(step["candidates"]):
+            raise ValueError(f"{where}.chosen is {step['chosen']}, not one of its {len(step['candidates'])} candidates")
+        if not all(0 in candidate for candidate in step["candidates"]):
+            raise ValueError(f"{where}: a candidate state has no blank (0)")
+    if "sigma_e_after_update" in task:
+        if len(task["sigma_e_after_update"]) != len(task["before"]) or "steps_after" not in task:
+            raise ValueError(f"{file}: generate_task.sigma_e_after_update needs one value per step of the walk "
+                             f"({len(task['before'])}) and steps_after")
+
+
 def main(argv=None) -> int:
     parser = Parser(prog="python -m la.plots", description="Regenerate every figure from saved results.")
-    parser.add_argument("--efficiency", type=Path, default=FIGURES / "efficiency.json")
-    parser.add_argument("--suboptimality", type=Path, default=FIGURES / "suboptimality.json")
-    parser.add_argument("--out", type=Path, default=FIGURES, help="where the figures go (default figures/)")
+    parser.add_argument("--efficiency", type=existing_file, default=FIGURES / "efficiency.json",
+                        help="the efficiency experiment's results.json (default figures/efficiency.json)")
+    parser.add_argument("--suboptimality", type=existing_file, default=FIGURES / "suboptimality.json",
+                        help="the suboptimality experiment's results.json (default figures/suboptimality.json)")
+    parser.add_argument("--out", type=out_folder, default=FIGURES, help="where the figures go (default figures/)")
     parser.add_argument("--copy", action="store_true", help="also copy the results files into --out")
     args = parser.parse_args(argv)
-    for name, path in (("efficiency", args.efficiency), ("suboptimality", args.suboptimality)):
-        if not path.exists():
-            raise ValueError(f"no {name} results at {path}")
-        try:
-            record = json.loads(path.read_text())
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path} is not valid JSON ({error})") from None
-        if record.get("experiment") != name:
-            raise ValueError(f"{path} holds {record.get('experiment')!r} results, not {name!r}")
+    paths = {"efficiency": args.efficiency, "suboptimality": args.suboptimality}
+    records = {name: read_record(path, name) for name, path in paths.items()}     # every input, before any figure
+    for name, record in records.items():
+        path = paths[name]
         if args.copy and path.resolve() != (args.out / f"{name}.json").resolve():
             args.out.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, args.out / f"{name}.json")
@@ -247,7 +297,6 @@ def main(argv=None) -> int:
             all_from_suboptimality(record, args.out)
         print(f"drew the {name} figures from {path}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(run(main))

@@ -11,7 +11,7 @@ import sys
 import argparse
 
 from la import data
-from la.cli import Parser, run
+from la.cli import NODES_MAX, WEIGHT_MAX, Parser, node_limit, run, seconds, weight
 from la.domains import Blocksworld, Pancake, make_domain
 from la.heuristics import CLASSICAL, make_heuristic
 from la.search import ida_star, reference
@@ -61,13 +61,16 @@ def parse_args(argv):
     parser.add_argument("--order", choices=ORDERS, default="depth-first",
                         help="the batched search's goal order: depth-first (the reference's plan and node counts, "
                              "default) or batched (the shallowest goal within the bound)")
-    parser.add_argument("--weight", type=int, default=1, metavar="W",
-                        help="multiply the heuristic by W (weighted IDA*: inadmissible for W > 1, so the two "
-                             "orders can return different plans); default 1")
+    parser.add_argument("--weight", type=weight, default=1, metavar="W",
+                        help=f"multiply the heuristic by W, an integer 1..{WEIGHT_MAX:,} (weighted IDA*: inadmissible "
+                             "for W > 1, so the two orders can return different plans); default 1")
     parser.add_argument("--korf", type=int, metavar="N", help="Korf's 15-puzzle instance N (1..100)")
     parser.add_argument("--korf24", type=int, metavar="N", help="Korf's 24-puzzle instance N (1..50)")
-    parser.add_argument("--node-limit", type=int, metavar="NODES", help="stop after this many generated nodes")
-    parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop after this many seconds")
+    parser.add_argument("--node-limit", type=node_limit, metavar="NODES",
+                        help=f"stop after this many generated nodes, 1..{NODES_MAX:,}; whole numbers may be written "
+                             "in scientific notation (1e3 = 1000, 2.5e9 = 2500000000)")
+    parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
+                        help="stop after this many seconds (a finite number above 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
 
@@ -80,7 +83,7 @@ def task(args):
         raise ValueError("give exactly one of: a state, --korf N, --korf24 N"
                          + (f" (got {' and '.join(chosen)})" if chosen else ""))
     if args.state:
-        domain = make_domain(args.domain or "15-puzzle")
+        domain = make_domain("15-puzzle" if args.domain is None else args.domain)
         return domain, domain.parse(" ".join(args.state)), None
     korf15 = args.korf is not None
     name, instances, count = ("15-puzzle", data.korf100(), 100) if korf15 else ("24-puzzle", data.korf50_24(), 50)
@@ -97,8 +100,6 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     domain, start, optimal = task(args)
     heuristic = make_heuristic(args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md"), domain)
-    if args.weight < 1:
-        raise ValueError(f"--weight must be a positive integer, got {args.weight}")
     if args.weight > 1:
         heuristic = Weighted(heuristic, args.weight)
     name = args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md")

@@ -54,7 +54,7 @@ def test_unsolved_within_the_node_limit_exits_1():
     (["--heuristic", "mystery", "--korf", "1"], "invalid choice"),
     (["--korf", "1", "0 1 2"], "exactly one of"),
     ([], "exactly one of"),
-    (["--korf", "1", "--node-limit", "0"], "node limit"),
+    (["--korf", "1", "--node-limit", "0"], "--node-limit: must be at least 1"),
     (["--domain", "4-blocksworld", "0 1 1 0"], "both stand on block 1"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
@@ -81,3 +81,37 @@ def test_bench_network_sections_quick_json():
     results = json.loads(out.stdout)
     assert {r["name"] for r in results["nn"]} >= {"wunn_sigma_e_sampled", "wunn_sigma_e_exact"}
     assert results["neural"]["ratio"] > 1 and results["neural"]["batched"]["generated"] > 0
+
+
+def test_solve_help_gives_state_formats_exit_codes_and_json_fields():
+    out = run("la.solve", "--help")
+    assert out.returncode == 0
+    for text in ("<n>-puzzle", "<n>-pancake", "<n>-blocksworld", "exit status", "--json prints", "--order",
+                 "--weight"):
+        assert text in out.stdout
+
+
+def test_solve_prints_the_plan_and_a_line_per_iteration():
+    out = run("la.solve", "--domain", "8-puzzle", "1", "4", "2", "3", "0", "5", "6", "7", "8")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    plan = lines[lines.index("plan (2 moves), one state per line:") + 1:][:3]
+    assert plan == ["1 4 2 3 0 5 6 7 8", "1 0 2 3 4 5 6 7 8", "0 1 2 3 4 5 6 7 8"]
+    assert out.stderr.splitlines() == ["iteration: bound 2  " + out.stderr.split("bound 2  ")[1].split("\n")[0]]
+
+
+def test_solve_weight_and_order_show_the_two_goals():
+    costs = {order: json.loads(run("la.solve", "--korf", "12", "--weight", "2", "--order", order, "--json").stdout)
+             for order in ("depth-first", "batched")}
+    reference = json.loads(run("la.solve", "--korf", "12", "--weight", "2", "--algorithm", "reference",
+                               "--json").stdout)
+    assert (costs["depth-first"]["cost"], costs["depth-first"]["generated"]) == (reference["cost"],
+                                                                                  reference["generated"])
+    assert costs["batched"]["cost"] < costs["depth-first"]["cost"]
+
+
+@pytest.mark.parametrize("name", ["run1/../x", "a b", "", "run1/.", "run1/test-N:A"])
+def test_unit_folder_names_must_be_safe_path_components(name, tmp_path):
+    from la.experiments.runner import run_units
+    with pytest.raises(ValueError, match="unit name"):
+        run_units(lambda *a: {}, [{"name": name}], tmp_path, jobs=1, progress=None)

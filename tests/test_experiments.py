@@ -51,7 +51,7 @@ def test_same_seed_same_table_with_parallel_jobs(quick_run):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--runs", "0"], "--runs must be at least 1"),
+    (["--runs", "0"], "--runs: must be at least 1"),
     (["--quick", "--paper"], "not allowed with"),
     (["--bogus"], "unrecognized arguments"),
 ])
@@ -82,6 +82,7 @@ def test_quick_suboptimality_then_retest_the_saved_networks(tmp_path):
     config = record["config"]
     assert config["order"] == config["learn"]["order"] == config["learn_mean"]["order"] == "depth-first"
     assert "The same columns on the" in done.stdout and "common" in record["table"][0]
+    assert (tmp_path / "a" / "run1" / "test-mean" / "unit.json").exists()         # the N/A row, not test-N/A
     for figure in ("table1_suboptimality", "calibration", "learning_curves", "figure1_generate_task"):
         assert (tmp_path / "a" / f"{figure}.png").exists()
     again = suboptimality("--quick", "--out", tmp_path / "b", "--networks", tmp_path / "a", "--jobs", "1")
@@ -96,7 +97,7 @@ def test_quick_suboptimality_then_retest_the_saved_networks(tmp_path):
 
 def test_suboptimality_refuses_missing_networks(tmp_path):
     done = suboptimality("--quick", "--out", tmp_path / "a", "--networks", tmp_path / "nowhere")
-    assert done.returncode == 2 and "no network for run 1" in done.stderr
+    assert done.returncode == 2 and "--networks: no folder" in done.stderr
 
 
 def test_resume_can_add_runs(quick_run, tmp_path):

@@ -79,7 +79,7 @@ def test_plots_command_redraws_every_figure(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--efficiency", "nowhere.json"], "no efficiency results"),
+    (["--efficiency", "nowhere.json"], "no file 'nowhere.json'"),
     (["--efficiency", str(DATA / "suboptimality_quick.json")], "not 'efficiency'"),
 ])
 def test_plots_command_refuses_bad_results(args, message, tmp_path):

@@ -9,24 +9,21 @@ import sys
 import numpy as np
 
 from la.bench import neural, nn, search
-from la.cli import Parser, run
+from la.cli import SEED_MAX, Parser, names, run, seed
 
 SECTIONS = {"search": search, "nn": nn, "neural": neural}
 
 
 def main(argv=None) -> int:
     parser = Parser(prog="python -m la.bench", description="Run the project's benchmarks.")
-    parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated sections: {', '.join(SECTIONS)}")
+    parser.add_argument("--only", type=names(SECTIONS, "benchmark section"), default=",".join(SECTIONS),
+                        help=f"comma-separated sections, at least one of: {', '.join(SECTIONS)} (default: all)")
     parser.add_argument("--quick", action="store_true", help="smaller instance sets (a smoke run)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    parser.add_argument("--seed", type=seed, default=0, help=f"seed of the random inputs, 0..{SEED_MAX} (default 0)")
     args = parser.parse_args(argv)
-    chosen = [s.strip() for s in args.only.split(",") if s.strip()]
-    unknown = [s for s in chosen if s not in SECTIONS]
-    if unknown:
-        raise ValueError(f"unknown benchmark section {unknown[0]!r}: expected some of {', '.join(SECTIONS)}")
     results = {}
-    for name in chosen:
+    for name in args.only:
         results[name] = SECTIONS[name].run(np.random.default_rng(args.seed), quick=args.quick)
         if not args.json:
             print("\n".join(SECTIONS[name].report(results[name])), flush=True)

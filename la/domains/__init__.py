@@ -7,7 +7,7 @@ import math
 import re
 
 from la.domains.blocksworld import Blocksworld
-from la.domains.domain import Domain
+from la.domains.domain import STATE_MAX, Domain
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
@@ -17,10 +17,14 @@ __all__ = ["Domain", "SlidingTile", "Pancake", "Blocksworld", "make_domain", "ra
 
 def make_domain(name: str) -> Domain:
     """The domain called `name`, e.g. '15-puzzle', '24-pancake', '15-blocksworld'."""
-    match = re.fullmatch(r"(\d+)-(puzzle|pancake|blocksworld)", name.strip().lower())
+    match = re.fullmatch(r"([0-9]+)-(puzzle|pancake|blocksworld)", name.strip().lower())
+    shown = repr(name) if len(name) <= 40 else f"{name[:20]!r}... ({len(name)} characters)"
     if match is None:
-        raise ValueError(f"unknown domain {name!r}: expected 8-puzzle, 15-puzzle, 24-puzzle, "
+        raise ValueError(f"unknown domain {shown}: expected 8-puzzle, 15-puzzle, 24-puzzle, "
                          f"<n>-pancake or <n>-blocksworld")
+    if len(match.group(1).lstrip("0")) > 30:       # before int(): Python refuses to read thousands of digits
+        raise ValueError(f"domain {shown} is far too large: states are rows of uint8, so a domain holds at most "
+                         f"{STATE_MAX} tiles, pancakes or blocks")
     n, kind = int(match.group(1)), match.group(2)
     if kind == "puzzle":
         width = math.isqrt(n + 1)

@@ -8,7 +8,7 @@ pruning works here, unlike in the authors' code, where it never fires (reference
 """
 import numpy as np
 
-from la.domains.domain import Domain
+from la.domains.domain import STATE_MAX, Domain
 
 
 class Blocksworld(Domain):
@@ -17,6 +17,8 @@ class Blocksworld(Domain):
     def __init__(self, n: int):
         if n < 2:
             raise ValueError(f"a blocksworld needs at least 2 blocks, got {n}")
+        if n > STATE_MAX:                  # supports 0 (the table) .. n
+            raise ValueError(f"a blocksworld holds at most {STATE_MAX} blocks (states are rows of uint8), got {n}")
         self.size = n
         self.name = f"{n}-blocksworld"
         self.goal = np.arange(n, dtype=np.uint8)

@@ -17,6 +17,8 @@ import re
 
 import numpy as np
 
+STATE_MAX = int(np.iinfo(np.uint8).max)     # states are rows of uint8: no tile, pancake or support above 255
+
 
 class Domain:
     """Shared behaviour; subclasses set `name`, `size`, `goal` and implement the move methods and `check`."""
@@ -80,7 +82,11 @@ class Domain:
         try:
             values = [int(f) for f in fields]
         except ValueError:
-            raise ValueError(f"a {self.name} state is a list of integers, got {text.strip()!r}") from None
+            shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:57] + "..."
+            raise ValueError(f"a {self.name} state is a list of integers, got {shown!r}") from None
+        huge = [v for v in values if not -2**63 <= v < 2**63]       # beyond int64: out of range everywhere
+        if huge:
+            raise ValueError(f"{huge[0]} is out of range for the {self.name}")
         return self.validate(np.array(values, dtype=np.int64))
 
     def to_text(self, state) -> str:

@@ -6,7 +6,7 @@ the bottom. Move k (k = 1..N-1) reverses the top k+1 pancakes; it is its own inv
 """
 import numpy as np
 
-from la.domains.domain import Domain
+from la.domains.domain import STATE_MAX, Domain
 
 
 class Pancake(Domain):
@@ -15,6 +15,9 @@ class Pancake(Domain):
     def __init__(self, n: int):
         if n < 2:
             raise ValueError(f"a pancake puzzle needs at least 2 pancakes, got {n}")
+        if n > STATE_MAX:                  # pancakes 0..n-1, and the gap heuristic's plate is pancake n
+            raise ValueError(f"a pancake puzzle holds at most {STATE_MAX} pancakes (states are rows of uint8), "
+                             f"got {n}")
         self.size = n
         self.name = f"{n}-pancake"
         self.goal = np.arange(n, dtype=np.uint8)

@@ -9,7 +9,7 @@ in the order up, left, right, down (the authors' order, which also reproduces Ko
 """
 import numpy as np
 
-from la.domains.domain import Domain
+from la.domains.domain import STATE_MAX, Domain
 
 
 class SlidingTile(Domain):
@@ -18,6 +18,9 @@ class SlidingTile(Domain):
     def __init__(self, width: int):
         if width < 2:
             raise ValueError(f"a sliding-tile puzzle needs a width of at least 2, got {width}")
+        if width * width - 1 > STATE_MAX:  # tiles 0..W²-1
+            raise ValueError(f"a sliding-tile puzzle holds at most {STATE_MAX} tiles, 16x16 (states are rows of "
+                             f"uint8), got {width}x{width}")
         self.width = width
         self.size = width * width
         self.name = f"{self.size - 1}-puzzle"

@@ -29,7 +29,7 @@ import numpy as np
 from scipy.stats import norm
 
 from la.calibration import ALPHAS, korf_states_with_h_star
-from la.cli import Parser, run
+from la.cli import Parser, count, existing_folder, node_limit, run, seed
 from la.domains import SlidingTile, random_walk
 from la.encoding import encode
 from la.heuristics import Manhattan
@@ -138,14 +138,13 @@ def diagnose_run(folder: Path, domain, sample: int, node_limit: int, rng: np.ran
 
 def parse_args(argv):
     parser = Parser(prog="python -m la.experiments.diagnostics", description=__doc__.split("\n")[0])
-    parser.add_argument("--run", type=Path, required=True, help="a Table 1 results folder with trained networks")
-    parser.add_argument("--sample", type=int, default=100, help="buffer records solved optimally per run (100)")
-    parser.add_argument("--node-limit", type=int, default=1_000_000_000,
+    parser.add_argument("--run", type=existing_folder, required=True,
+                        help="a Table 1 results folder with trained networks")
+    parser.add_argument("--sample", type=count, default=100, help="buffer records solved optimally per run (100)")
+    parser.add_argument("--node-limit", type=node_limit, default=1_000_000_000,
                         help="IDA* budget per buffer state, in generated nodes (default 1,000,000,000)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the walks and the buffer sample (0)")
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the walks and the buffer sample (0)")
     args = parser.parse_args(argv)
-    if args.sample < 1 or args.node_limit < 1 or args.seed < 0:
-        raise ValueError("--sample and --node-limit must be at least 1, --seed at least 0")
     runs = sorted(p for p in args.run.glob("run*/alpha") if (p / "network.npz").exists())
     if not runs:
         raise ValueError(f"--run {args.run}: no trained two-output network (runN/alpha/network.npz)")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from la.cli import Parser, run
+from la.cli import COUNT_MAX, SEED_MAX, Parser, count, figure_file, out_folder, run, seed
 from la.config import LearnConfig, node_budget
 from la.domains import SlidingTile, random_walk
 from la.experiments.runner import ROOT, mean_std, prepare, provenance, run_units, unit_progress, unit_rng
@@ -148,23 +148,22 @@ def parse_args(argv):
     scale = parser.add_mutually_exclusive_group()
     scale.add_argument("--paper", action="store_true", help="the paper's 10 runs x 10 test sets (hours)")
     scale.add_argument("--quick", action="store_true", help="a smoke run at toy scale, under a minute")
-    parser.add_argument("--runs", type=int, help=f"independent runs (default {DEFAULT.runs})")
-    parser.add_argument("--test-sets", type=int, help=f"test sets per run (default {DEFAULT.test_sets})")
-    parser.add_argument("--seed", type=int, default=0, help="the experiment's seed (default 0)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="units run in parallel processes (default: one per core)")
-    parser.add_argument("--out", type=Path, default=None, help="results folder (default results/efficiency)")
+    parser.add_argument("--runs", type=count, help=f"independent runs, 1..{COUNT_MAX} (default {DEFAULT.runs})")
+    parser.add_argument("--test-sets", type=count,
+                        help=f"test sets per run, 1..{COUNT_MAX} (default {DEFAULT.test_sets})")
+    parser.add_argument("--seed", type=seed, default=0, help=f"the experiment's seed, 0..{SEED_MAX} (default 0)")
+    parser.add_argument("--jobs", type=count, default=os.cpu_count() or 1,
+                        help=f"units run in parallel processes, 1..{COUNT_MAX} (default: one per core)")
+    parser.add_argument("--out", type=out_folder, default=None,
+                        help="results folder, created if need be (default results/efficiency)")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     parser.add_argument("--order", choices=ORDERS, default="depth-first",
                         help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
                              "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")
-    parser.add_argument("--figure", type=Path, default=None,
-                        help="where to save the figure (default: table2_efficiency.png in --out)")
-    args = parser.parse_args(argv)
-    for name in ("runs", "test_sets", "jobs"):
-        if getattr(args, name) is not None and getattr(args, name) < 1:
-            raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
-    return args
+    parser.add_argument("--figure", type=figure_file, default=None,
+                        help="where to save the figure, any file type matplotlib writes (.png, .pdf, .svg, ...; "
+                             "default: table2_efficiency.png in --out)")
+    return parser.parse_args(argv)
 
 
 def main(argv=None) -> int:

@@ -47,7 +47,7 @@ def run_units(function, units: list, out: Path, jobs: int, progress=print) -> li
     progress.log) are echoed too, prefixed with the unit's name. Raises `Stopped` if the run stops early.
     """
     for unit in units:
-        if not all(SAFE_NAME.fullmatch(part) for part in unit["name"].split("/")):
+        if not all(SAFE_NAME.fullmatch(part) and part not in (".", "..") for part in unit["name"].split("/")):
             raise ValueError(f"unit name {unit['name']!r}: each part must be letters, digits, '.', '_' or '-'")
     results, todo = {}, []
     for unit in units:

@@ -1,6 +1,6 @@
 """The suboptimality experiment (paper §5, Table 1) on Korf's 100, and the calibration the paper claims.
 
-    python -m la.experiments.suboptimality            # reduced protocol, 1 run, about 40 min on 2 cores
+    python -m la.experiments.suboptimality            # reduced protocol, 1 run (wall time: see the README)
     python -m la.experiments.suboptimality --full     # the paper's protocol, 1 run (hours)
     python -m la.experiments.suboptimality --paper    # the paper's protocol, 10 runs
     python -m la.experiments.suboptimality --quick    # a smoke run, about a minute
@@ -18,6 +18,7 @@ h* along the optimal solutions (la/calibration.py).
 import json
 import os
 import sys
+import zipfile
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -25,7 +26,7 @@ import numpy as np
 
 from la import data
 from la.calibration import ALPHAS, calibration, korf_states_with_h_star
-from la.cli import Parser, run
+from la.cli import COUNT_MAX, SEED_MAX, Parser, count, existing_folder, out_folder, run, seed
 from la.config import LearnConfig, node_budget
 from la.domains import SlidingTile
 from la.experiments import figure_data
@@ -220,22 +221,35 @@ def parse_args(argv):
     scale.add_argument("--full", action="store_true", help="the paper's protocol, 1 run (hours)")
     scale.add_argument("--paper", action="store_true", help="the paper's protocol, 10 runs (days on 2 cores)")
     scale.add_argument("--quick", action="store_true", help="a smoke run at toy scale")
-    parser.add_argument("--runs", type=int, help="independent runs (default: 1, or 10 with --paper)")
-    parser.add_argument("--seed", type=int, default=0, help="the experiment's seed (default 0)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="units run in parallel processes (default: one per core)")
-    parser.add_argument("--out", type=Path, default=None, help="results folder (default results/suboptimality...)")
+    parser.add_argument("--runs", type=count, help=f"independent runs, 1..{COUNT_MAX} (default: 1, or 10 with --paper)")
+    parser.add_argument("--seed", type=seed, default=0, help=f"the experiment's seed, 0..{SEED_MAX} (default 0)")
+    parser.add_argument("--jobs", type=count, default=os.cpu_count() or 1,
+                        help=f"units run in parallel processes, 1..{COUNT_MAX} (default: one per core)")
+    parser.add_argument("--out", type=out_folder, default=None,
+                        help="results folder, created if need be (default results/suboptimality-<scale>)")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     parser.add_argument("--order", choices=ORDERS, default="depth-first",
                         help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
                              "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")
-    parser.add_argument("--networks", type=Path, default=None,
-                        help="test the networks saved in this earlier results folder instead of training")
-    args = parser.parse_args(argv)
-    for name in ("runs", "jobs"):
-        if getattr(args, name) is not None and getattr(args, name) < 1:
-            raise ValueError(f"--{name} must be at least 1, got {getattr(args, name)}")
-    return args
+    parser.add_argument("--networks", type=existing_folder, default=None,
+                        help="test the networks saved in this earlier results folder instead of training "
+                             "(run<r>/alpha/network.npz and run<r>/mean/network.npz for every run)")
+    return parser.parse_args(argv)
+
+
+def check_networks(folder: Path, runs: int) -> None:
+    """Refuse a --networks folder unless every run's two networks are there, readable and of the right kind."""
+    for r in range(1, runs + 1):
+        for which, outputs in zip(NETWORKS, (2, 1)):
+            path = folder / f"run{r}" / which / "network.npz"
+            if not path.is_file():
+                raise ValueError(f"--networks {folder}: no network for run {r} ({which}/network.npz)")
+            try:
+                network = load(path)
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+                raise ValueError(f"--networks: cannot read {path} ({error})") from None
+            if getattr(network, "n_out", None) != outputs:
+                raise ValueError(f"--networks: {path} is not a {outputs}-output FFNN, as the {which!r} network must be")
 
 
 def main(argv=None) -> int:
@@ -248,10 +262,8 @@ def main(argv=None) -> int:
         cfg = replace(cfg, learn=replace(cfg.learn, order=args.order), learn_mean=replace(cfg.learn_mean, order=args.order))
     out = args.out or ROOT / "results" / f"suboptimality-{scale}"
     networks = args.networks or out
-    for r in range(1, cfg.runs + 1):
-        for which in NETWORKS:
-            if args.networks and not (networks / f"run{r}" / which / "network.npz").exists():
-                raise ValueError(f"--networks {networks}: no network for run {r} ({which}/network.npz)")
+    if args.networks is not None:
+        check_networks(args.networks, cfg.runs)
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks)}, args.resume, command)
     base = {"seed": args.seed, "config": cfg, "networks": str(networks)}
