@@ -167,30 +167,25 @@ def figure_file(text: str) -> Path:
     return path
 
 
-def existing_folder(text: str) -> Path:
-    """An argparse type: a folder that exists."""
-    if not text:
-        raise ArgumentTypeError("expected a folder name, got ''")
-    path = Path(text)
-    kind = _kind(path, text)
-    if kind is None:
-        raise ArgumentTypeError(f"no folder {_shown(text)}")
-    if kind == "file":
-        raise ArgumentTypeError(f"{_shown(text)} is a file, not a folder")
-    return path
+def _existing(wanted: str):
+    """An argparse type: a `wanted` ('file' or 'folder') that exists; its contents are checked by its reader."""
+    other = "folder" if wanted == "file" else "file"
+
+    def parse(text: str) -> Path:
+        if not text:
+            raise ArgumentTypeError(f"expected a {wanted} name, got ''")
+        kind = _kind(Path(text), text)
+        if kind is None:
+            raise ArgumentTypeError(f"no {wanted} {_shown(text)}")
+        if kind == other:
+            raise ArgumentTypeError(f"{_shown(text)} is a {other}, not a {wanted}")
+        return Path(text)
+    parse.__name__ = f"existing_{wanted}"
+    return parse
 
 
-def existing_file(text: str) -> Path:
-    """An argparse type: a file that exists (its contents are checked by whoever reads it)."""
-    if not text:
-        raise ArgumentTypeError("expected a file name, got ''")
-    path = Path(text)
-    kind = _kind(path, text)
-    if kind is None:
-        raise ArgumentTypeError(f"no file {_shown(text)}")
-    if kind == "folder":
-        raise ArgumentTypeError(f"{_shown(text)} is a folder, not a file")
-    return path
+existing_folder = _existing("folder")
+existing_file = _existing("file")
 
 
 # --- lists of names -----------------------------------------------------------------------------------------

@@ -6,14 +6,14 @@
 
 Exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
 """
+import argparse
 import json
 import sys
-import argparse
 
 from la import data
 from la.cli import NODES_MAX, WEIGHT_MAX, Parser, node_limit, run, seconds, weight
 from la.domains import Blocksworld, Pancake, make_domain
-from la.heuristics import CLASSICAL, make_heuristic
+from la.heuristics import CLASSICAL, Weighted, make_heuristic
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
 
@@ -37,16 +37,6 @@ output: the start, the plan as one state per line (each after a move), and the c
 
 exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
 """
-
-
-class Weighted:
-    """W·h: the classic inadmissible heuristic of weighted IDA*."""
-
-    def __init__(self, heuristic, weight: int):
-        self.heuristic, self.weight = heuristic, weight
-
-    def __call__(self, states):
-        return self.weight * self.heuristic(states)
 
 
 def parse_args(argv):

@@ -1,6 +1,5 @@
 """Benchmark: IDA* with Manhattan distance on Korf's 15-puzzle instances, both batched orders against the reference."""
 import resource
-import time
 
 from la import data
 from la.domains import SlidingTile

@@ -12,23 +12,22 @@ tasks started while the set has used less than 66 M nodes (the paper's 60 s), ea
 (reference §10.1). "Solved Train" is the share of the 200 training tasks solved within budget, "Solved Test"
 the share of the 100 test tasks solved with a cost above 0; both are averaged over test sets and runs.
 """
-import os
 import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from la.cli import COUNT_MAX, SEED_MAX, Parser, count, figure_file, out_folder, run, seed
+from la.cli import COUNT_MAX, Parser, count, figure_file, run
 from la.config import LearnConfig, node_budget
 from la.domains import SlidingTile, random_walk
-from la.experiments.runner import ROOT, mean_std, prepare, provenance, run_units, unit_progress, unit_rng
+from la.experiments.folder import ROOT, prepare, provenance
+from la.experiments.runner import add_run_options, mean_std, run_units, unit_progress, unit_rng
 from la.io import write_json, write_text
 from la.learn import learn_heuristic
 from la.nn import save
 from la.nn.config import FFNNConfig
 from la.search import ida_star
-from la.search.ida_star import ORDERS
 
 # The paper's Table 2 (percent), to print and draw beside ours: LengthInc -> (Solved Train, Solved Test).
 PAPER = {"1": (100.0, 38.6), "2": (95.1, 48.2), "4": (61.8, 51.4), "6": (36.2, 39.6), "8": (19.2, 35.2),
@@ -151,15 +150,7 @@ def parse_args(argv):
     parser.add_argument("--runs", type=count, help=f"independent runs, 1..{COUNT_MAX} (default {DEFAULT.runs})")
     parser.add_argument("--test-sets", type=count,
                         help=f"test sets per run, 1..{COUNT_MAX} (default {DEFAULT.test_sets})")
-    parser.add_argument("--seed", type=seed, default=0, help=f"the experiment's seed, 0..{SEED_MAX} (default 0)")
-    parser.add_argument("--jobs", type=count, default=os.cpu_count() or 1,
-                        help=f"units run in parallel processes, 1..{COUNT_MAX} (default: one per core)")
-    parser.add_argument("--out", type=out_folder, default=None,
-                        help="results folder, created if need be (default results/efficiency)")
-    parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
-    parser.add_argument("--order", choices=ORDERS, default="depth-first",
-                        help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
-                             "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")
+    add_run_options(parser, "results/efficiency")
     parser.add_argument("--figure", type=figure_file, default=None,
                         help="where to save the figure, any file type matplotlib writes (.png, .pdf, .svg, ...; "
                              "default: table2_efficiency.png in --out)")

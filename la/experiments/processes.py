@@ -15,7 +15,6 @@ What makes them safe to interrupt:
 """
 import contextlib
 import os
-import pickle
 import signal
 import threading
 import time
@@ -127,18 +126,24 @@ def _serve(tasks, lifeline) -> None:
     threading.Thread(target=_watch_parent, args=(lifeline,), daemon=True).start()
     while True:
         try:
-            task = tasks.recv_bytes()
+            task = tasks.recv()             # a unit whose code cannot be imported fails here, and is reported
         except EOFError:
             return
+        except Exception as error:
+            tasks.send(_failed(error))
+            continue
+        if task is None:
+            return
+        function, unit, out = task
         try:
-            task = pickle.loads(task)       # here, so that a unit whose code cannot be imported is reported too
-            if task is None:
-                return
-            function, unit, out = task
             answer = "done", function(unit, out, False)
         except Exception as error:          # reported to the main process, which stops the run
-            answer = "failed", (f"{type(error).__name__}: {error}", traceback.format_exc())
+            answer = _failed(error)
         tasks.send(answer)
+
+
+def _failed(error) -> tuple:
+    return "failed", (f"{type(error).__name__}: {error}", traceback.format_exc())
 
 
 def _status(exitcode) -> str:

@@ -10,6 +10,7 @@ A run stops early, and says how far it got and how to continue with `--resume`, 
 status 1; the unit's traceback goes to the end of its progress.log), on Ctrl-C (130) or on SIGTERM (143). The
 units already finished keep their `unit.json`; those in progress keep their last checkpoint.
 """
+import os
 import re
 import sys
 import time
@@ -18,10 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.folder import ROOT, prepare, provenance  # noqa: F401  (the experiments import them from here)
+from la.cli import COUNT_MAX, SEED_MAX, count, out_folder, seed
 from la.experiments.folder import is_result, read_result, resume_command
 from la.experiments.processes import Terminated, Workers, terminated_raises
 from la.io import write_json
+from la.search.ida_star import ORDERS
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")     # a unit name's parts become folder names
 
@@ -39,6 +41,19 @@ def unit_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
+def add_run_options(parser, default_out: str) -> None:
+    """The options every experiment has: --seed, --jobs, --out, --resume and IDA*'s --order."""
+    parser.add_argument("--seed", type=seed, default=0, help=f"the experiment's seed, 0..{SEED_MAX} (default 0)")
+    parser.add_argument("--jobs", type=count, default=os.cpu_count() or 1,
+                        help=f"units run in parallel processes, 1..{COUNT_MAX} (default: one per core)")
+    parser.add_argument("--out", type=out_folder, default=None,
+                        help=f"results folder, created if need be (default {default_out})")
+    parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    parser.add_argument("--order", choices=ORDERS, default="depth-first",
+                        help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
+                             "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")
+
+
 def run_units(function, units: list, out: Path, jobs: int, progress=print) -> list:
     """Run `function(unit, out, verbose)` for every unit not yet finished; return every unit's result.
 
@@ -48,7 +63,8 @@ def run_units(function, units: list, out: Path, jobs: int, progress=print) -> li
     """
     for unit in units:
         if not all(SAFE_NAME.fullmatch(part) and part not in (".", "..") for part in unit["name"].split("/")):
-            raise ValueError(f"unit name {unit['name']!r}: each part must be letters, digits, '.', '_' or '-'")
+            raise ValueError(f"unit name {unit['name']!r}: each part must be letters, digits, '.', '_' or '-' "
+                             f"(and not '.' or '..')")
     results, todo = {}, []
     for unit in units:
         done = out / unit["name"] / "unit.json"

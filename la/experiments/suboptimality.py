@@ -16,7 +16,6 @@ two-output network's calibration (for each α, how often y^α <= h*) is measured
 h* along the optimal solutions (la/calibration.py).
 """
 import json
-import os
 import sys
 import zipfile
 from dataclasses import asdict, dataclass, field, replace
@@ -26,11 +25,12 @@ import numpy as np
 
 from la import data
 from la.calibration import ALPHAS, calibration, korf_states_with_h_star
-from la.cli import COUNT_MAX, SEED_MAX, Parser, count, existing_folder, out_folder, run, seed
+from la.cli import COUNT_MAX, Parser, count, existing_folder, run
 from la.config import LearnConfig, node_budget
 from la.domains import SlidingTile
 from la.experiments import figure_data
-from la.experiments.runner import ROOT, mean_std, prepare, provenance, run_units, unit_progress, unit_rng
+from la.experiments.folder import ROOT, prepare, provenance
+from la.experiments.runner import add_run_options, mean_std, run_units, unit_progress, unit_rng
 from la.heuristics import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.io import write_json, write_text
@@ -38,7 +38,6 @@ from la.learn import learn_heuristic
 from la.nn import load, save
 from la.nn.config import FFNNConfig
 from la.search import ida_star
-from la.search.ida_star import ORDERS
 
 # The paper's Table 1: row -> (time s, generated nodes, suboptimality %, % optimal).
 PAPER = {"MD": (80.7, 363_028_080, 0.0, 100.0), "0.95": (74.6, 78_787_262, 2.2, 67.8),
@@ -222,15 +221,7 @@ def parse_args(argv):
     scale.add_argument("--paper", action="store_true", help="the paper's protocol, 10 runs (days on 2 cores)")
     scale.add_argument("--quick", action="store_true", help="a smoke run at toy scale")
     parser.add_argument("--runs", type=count, help=f"independent runs, 1..{COUNT_MAX} (default: 1, or 10 with --paper)")
-    parser.add_argument("--seed", type=seed, default=0, help=f"the experiment's seed, 0..{SEED_MAX} (default 0)")
-    parser.add_argument("--jobs", type=count, default=os.cpu_count() or 1,
-                        help=f"units run in parallel processes, 1..{COUNT_MAX} (default: one per core)")
-    parser.add_argument("--out", type=out_folder, default=None,
-                        help="results folder, created if need be (default results/suboptimality-<scale>)")
-    parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
-    parser.add_argument("--order", choices=ORDERS, default="depth-first",
-                        help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
-                             "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")
+    add_run_options(parser, "results/suboptimality-<scale>")
     parser.add_argument("--networks", type=existing_folder, default=None,
                         help="test the networks saved in this earlier results folder instead of training "
                              "(run<r>/alpha/network.npz and run<r>/mean/network.npz for every run)")

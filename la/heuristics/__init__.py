@@ -1,9 +1,9 @@
 """Heuristics: the contract every search relies on (`base`) and the classical ones (`classical`)."""
 from la.domains import Pancake, SlidingTile
 from la.heuristics.base import incremental
-from la.heuristics.classical import Gap, Hamming, Manhattan
+from la.heuristics.classical import Gap, Hamming, Manhattan, Weighted
 
-__all__ = ["Manhattan", "Gap", "Hamming", "incremental", "make_heuristic", "CLASSICAL"]
+__all__ = ["Manhattan", "Gap", "Hamming", "Weighted", "incremental", "make_heuristic", "CLASSICAL"]
 
 CLASSICAL = ("md", "gap", "hamming")
 

@@ -68,3 +68,13 @@ class Hamming:
         if self.blank:
             wrong &= states != 0
         return wrong.sum(axis=1)
+
+
+class Weighted:
+    """W·h: weighted IDA*'s heuristic, inadmissible for W > 1 (so plans depend on IDA*'s goal order)."""
+
+    def __init__(self, heuristic, weight: int):
+        self.heuristic, self.weight = heuristic, weight
+
+    def __call__(self, states):
+        return self.weight * self.heuristic(states)

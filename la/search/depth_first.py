@@ -120,7 +120,7 @@ class DepthFirst:
             if self.budget.out_of_time(time.perf_counter()):
                 self.generated = generated0 + int(stack.w[stack.first]) if len(stack) else self.work
                 return None, next_bound, "time limit"
-        self.generated, self.expanded = self.work, self.expanded     # a whole iteration: every node counted
+        self.generated = self.work          # a whole iteration: the depth-first search generates every node too
         if self.node_limit is not None and self.generated > self.node_limit:
             return self._out_of_nodes(self.expanded), next_bound, "node limit"
         return None, next_bound, None
@@ -150,7 +150,8 @@ class DepthFirst:
         before_x = np.take(np.cumsum(chunk["x"] + 1), parent)            # pruned children are not expanded
         keep = np.flatnonzero(within)
         before, before_x = np.take(before, keep), np.take(before_x, keep)
-        total, total_x = int(chunk["w"].sum()) + len(chunk["w"]) + int(pruned.sum()), int(chunk["x"].sum()) + len(chunk["x"])
+        total = int(chunk["w"].sum()) + len(chunk["w"]) + int(pruned.sum())      # non-pending, whole chunk
+        total_x = int(chunk["x"].sum()) + len(chunk["x"])
         if len(stack):                      # what follows the last pending child flows onto the next node
             stack.w[stack.first] += total - (int(before[-1]) if len(keep) else 0)
             stack.x[stack.first] += total_x - (int(before_x[-1]) if len(keep) else 0)
