@@ -8,6 +8,7 @@ benchmark needs no training run. Speed is what is measured, not the heuristic's 
 import numpy as np
 
 from la import data
+from la.bench import speed, speed_line
 from la.domains import SlidingTile
 from la.encoding import two_dim
 from la.heuristics.likely_admissible import LikelyAdmissible, to_h
@@ -54,15 +55,12 @@ def run(rng: np.random.Generator, quick: bool = False) -> dict:
     row = {"alpha": ALPHA, "instances": list(ids), "node_limit": NODE_LIMIT}
     for order in ORDERS:
         results = [ida_star(domain, h, i.state, node_limit=NODE_LIMIT, order=order) for i in instances]
-        generated, seconds = sum(r.generated for r in results), sum(r.seconds for r in results)
-        row[order] = {"generated": generated, "seconds": seconds, "nodes_per_second": generated / seconds,
-                      "solved": sum(r.solved for r in results)}
+        row[order] = {**speed(results), "solved": sum(r.solved for r in results)}
     single = ida_star(domain, OneAtATime(h), instances[0].state, node_limit=ONE_AT_A_TIME_NODES)
-    row["one_at_a_time"] = {"generated": single.generated, "seconds": single.seconds,
-                            "nodes_per_second": single.nodes_per_second}
-    speed = {order: row[order]["nodes_per_second"] for order in ORDERS}
-    return {**row, "ratio": speed["depth-first"] / single.nodes_per_second,
-            "depth_first_vs_batched": speed["depth-first"] / speed["batched"],
+    row["one_at_a_time"] = speed([single])
+    rate = {order: row[order]["nodes_per_second"] for order in ORDERS}
+    return {**row, "ratio": rate["depth-first"] / single.nodes_per_second,
+            "depth_first_vs_batched": rate["depth-first"] / rate["batched"],
             "target_nodes_per_second": 5e6, "target_depth_first_vs_batched": 0.9}
 
 
@@ -71,13 +69,10 @@ def report(row: dict) -> list:
     lines = [f"IDA* + learned heuristic (128-20-2 FFNN, y^α with α = {row['alpha']}), Korf's 15-puzzle instances "
              f"{row['instances'][0]}..{row['instances'][-1]}, up to {row['node_limit']:,} nodes each"]
     for order in ORDERS:
-        b = row[order]
-        lines.append(f"  {order:<12} incremental {b['generated']:>13,} nodes {b['seconds']:8.2f} s "
-                     f"{b['nodes_per_second'] / 1e6:8.2f} M nodes/s  ({b['solved']} solved; target >= "
-                     f"{row['target_nodes_per_second'] / 1e6:.0f} M/s)")
+        lines.append(speed_line(f"{order}, incremental", row[order], f"({row[order]['solved']} solved; target >= "
+                                f"{row['target_nodes_per_second'] / 1e6:.0f} M/s)"))
     s = row["one_at_a_time"]
-    lines += [f"  one state at a time      {s['generated']:>13,} nodes {s['seconds']:8.2f} s "
-              f"{s['nodes_per_second'] / 1e6:8.2f} M nodes/s   (the first {s['generated']:,} nodes of the first instance)",
+    lines += [speed_line("one state at a time", s, f"(the first {s['generated']:,} nodes of the first instance)"),
               f"  depth-first / batched: {row['depth_first_vs_batched']:.2f} (target >= "
               f"{row['target_depth_first_vs_batched']:.2f});  depth-first / one at a time: {row['ratio']:.0f}x"]
     return lines

@@ -2,6 +2,7 @@
 import resource
 
 from la import data
+from la.bench import speed, speed_line
 from la.domains import SlidingTile
 from la.heuristics import Manhattan
 from la.search import ida_star, reference
@@ -25,10 +26,7 @@ def run(rng=None, quick: bool = False) -> dict:
         if wrong:
             raise RuntimeError(f"IDA* in {order} order missed the optimal cost on instances {wrong}")
     runs["reference"] = [reference.ida_star(domain, h, i.state, node_limit=REFERENCE_NODES) for i in instances]
-    row = {}
-    for name, results in runs.items():
-        generated, seconds = sum(r.generated for r in results), sum(r.seconds for r in results)
-        row[name] = {"generated": generated, "seconds": seconds, "nodes_per_second": generated / seconds}
+    row = {name: speed(results) for name, results in runs.items()}
     return {"instances": list(ids), "reference_node_limit": REFERENCE_NODES, **row,
             "ratio": row["depth-first"]["nodes_per_second"] / row["reference"]["nodes_per_second"],
             "target_nodes_per_second": 10e6,
@@ -39,13 +37,10 @@ def report(row: dict) -> list[str]:
     """Human-readable lines."""
     lines = [f"IDA* + Manhattan distance, Korf's 15-puzzle instances {', '.join(map(str, row['instances']))}"]
     for name in ORDERS:
-        b = row[name]
-        lines.append(f"  {name:<12}{b['generated']:>13,} nodes {b['seconds']:8.2f} s "
-                     f"{b['nodes_per_second'] / 1e6:8.2f} M nodes/s   (target >= "
-                     f"{row['target_nodes_per_second'] / 1e6:.0f} M/s; every instance solved optimally)")
-    r = row["reference"]
-    lines += [f"  {'reference':<12}{r['generated']:>13,} nodes {r['seconds']:8.2f} s {r['nodes_per_second'] / 1e6:8.2f}"
-              f" M nodes/s   (the first {row['reference_node_limit']:,} nodes of each instance)",
+        lines.append(speed_line(name, row[name], f"(target >= {row['target_nodes_per_second'] / 1e6:.0f} M/s; "
+                                                 f"every instance solved optimally)"))
+    lines += [speed_line("reference", row["reference"],
+                         f"(the first {row['reference_node_limit']:,} nodes of each instance)"),
               f"  depth-first / reference: {row['ratio']:.0f}x;  peak memory of this process so far: "
               f"{row['max_rss_mb']:.0f} MB"]
     return lines
