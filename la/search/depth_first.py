@@ -17,10 +17,11 @@ first pending goal. A second weight x counts the expanded nodes in the same way.
 
 Expanding a chunk runs ahead of the depth-first search: the pending nodes right of its position (about
 depth × chunk size of them) are generated but not yet counted, and are wasted work if the goal or the node
-limit comes first. So a chunk holds at most 1/AHEAD of the nodes the depth-first search has counted so far
-in the iteration (and of what is left of the node limit), between FIRST_CHUNK and `batch_size` nodes: small
-while an iteration is young, full size in long iterations, where the waste is then a few per cent. The
-result never depends on the chunk sizes; only the work does.
+limit comes first. So a chunk holds at most 1/AHEAD of the nodes the search has counted so far, earlier
+iterations included (IDA*'s iterations grow about geometrically, so they give the scale of this one), and
+of what is left of the node limit, between FIRST_CHUNK and `batch_size` nodes: small while the search is
+young, full size in long searches, where the waste is then a few per cent. The result never depends on the
+chunk sizes; only the work does.
 
 A chunk's nodes need not share a depth, so each carries g. Plans are read from an archive of expanded chunks
 (states and parent ids), dropped once the stack has shrunk below the height at which their children were
@@ -34,7 +35,7 @@ import numpy as np
 
 
 FIRST_CHUNK = 64     # the smallest chunk: below this NumPy's per-call cost dominates
-AHEAD = 64           # a chunk holds at most 1/AHEAD of the nodes the depth-first search has counted so far
+AHEAD = 64           # a chunk holds at most 1/AHEAD of the nodes the search has counted so far
 
 
 class Stack:
@@ -109,7 +110,7 @@ class DepthFirst:
             if stack.goal[top]:
                 self.generated, self.expanded = generated0 + int(stack.w[top]) + 1, expanded0 + int(stack.x[top])
                 return self._plan(archive, stack.state[top], stack.parent[top]), next_bound, "solved"
-            window = stack.goal[top:top + self._chunk_size(generated0 + int(stack.w[top]), generated0)]
+            window = stack.goal[top:top + self._chunk_size(generated0 + int(stack.w[top]))]
             m = int(np.argmax(window)) if window.any() else len(window)      # stop before the first goal
             chunk = stack.pop_chunk(m)
             archive.append((archived, chunk["state"], chunk["parent"], len(stack)))
@@ -125,9 +126,9 @@ class DepthFirst:
             return self._out_of_nodes(self.expanded), next_bound, "node limit"
         return None, next_bound, None
 
-    def _chunk_size(self, counted: int, generated0: int) -> int:
-        """At most 1/AHEAD of what the depth-first search has counted in this iteration and of what is left."""
-        ahead = counted - generated0
+    def _chunk_size(self, counted: int) -> int:
+        """At most 1/AHEAD of what the depth-first search has counted so far and of what is left of the limit."""
+        ahead = counted
         if self.node_limit is not None:
             ahead = min(ahead, self.node_limit - counted)
         return min(max(FIRST_CHUNK, ahead // AHEAD), self.batch_size)
@@ -139,29 +140,25 @@ class DepthFirst:
         self.work += len(parent)
         self.expanded += len(chunk["h"])
         h, carry = self.h.step(chunk["state"], chunk["h"], chunk.get("carry"), parent, move)
-        g = np.take(chunk["g"], parent) + 1
+        g = chunk["g"].take(parent) + 1
         f = g + h
         within = f <= bound
         beyond = math.inf if within.all() else int(f[~within].min())
-        # Non-pending nodes before each child, counted from the chunk's start: the parents up to its own
-        # (each with its weight) and the pruned children before it.
-        pruned = (~within).astype(np.int64)
-        before = np.take(np.cumsum(chunk["w"] + 1), parent) + np.cumsum(pruned) - pruned
-        before_x = np.take(np.cumsum(chunk["x"] + 1), parent)            # pruned children are not expanded
+        # Non-pending nodes before each kept child, counted from the chunk's start: the parents up to its own
+        # (each with its weight: w_parents) and the pruned children before it (pruned_before).
+        w_parents, x_parents = np.cumsum(chunk["w"] + 1), np.cumsum(chunk["x"] + 1)   # pruned: not expanded
+        pruned_before = np.cumsum(~within)
         keep = np.flatnonzero(within)
-        before, before_x = np.take(before, keep), np.take(before_x, keep)
-        total = int(chunk["w"].sum()) + len(chunk["w"]) + int(pruned.sum())      # non-pending, whole chunk
-        total_x = int(chunk["x"].sum()) + len(chunk["x"])
+        parent, move = parent.take(keep), move.take(keep)
+        before, before_x = w_parents.take(parent) + pruned_before.take(keep), x_parents.take(parent)
         if len(stack):                      # what follows the last pending child flows onto the next node
-            stack.w[stack.first] += total - (int(before[-1]) if len(keep) else 0)
-            stack.x[stack.first] += total_x - (int(before_x[-1]) if len(keep) else 0)
+            stack.w[stack.first] += int(w_parents[-1]) + int(pruned_before[-1]) - (int(before[-1]) if len(keep) else 0)
+            stack.x[stack.first] += int(x_parents[-1]) - (int(before_x[-1]) if len(keep) else 0)
         if len(keep):
-            parent, move = np.take(parent, keep), np.take(move, keep)
             children = domain.apply(chunk["state"], parent, move)
-            stack.push(state=children, h=np.take(h, keep), pop=domain.inverse(move), g=np.take(g, keep),
-                       carry=None if carry is None else np.take(carry, keep, axis=0), parent=offset + parent,
-                       w=_differences(before), x=_differences(before_x),
-                       goal=domain.is_goal(children))
+            stack.push(state=children, h=h.take(keep), pop=domain.inverse(move), g=g.take(keep),
+                       carry=None if carry is None else carry.take(keep, axis=0), parent=offset + parent,
+                       w=_differences(before), x=_differences(before_x), goal=domain.is_goal(children))
         return beyond
 
     def _out_of_nodes(self, expanded):
