@@ -281,11 +281,20 @@ def main(argv=None) -> int:
                         help="the efficiency experiment's results.json (default figures/efficiency.json)")
     parser.add_argument("--suboptimality", type=existing_file, default=FIGURES / "suboptimality.json",
                         help="the suboptimality experiment's results.json (default figures/suboptimality.json)")
+    parser.add_argument("--diagnostics", type=existing_file, default=None,
+                        help="the diagnostics experiment's diagnostics.json (default figures/diagnostics.json "
+                             "when it is there)")
     parser.add_argument("--out", type=out_folder, default=FIGURES, help="where the figures go (default figures/)")
     parser.add_argument("--copy", action="store_true", help="also copy the results files into --out")
     args = parser.parse_args(argv)
     paths = {"efficiency": args.efficiency, "suboptimality": args.suboptimality}
-    records = {name: read_record(path, name) for name, path in paths.items()}     # every input, before any figure
+    diagnostics = args.diagnostics or (FIGURES / "diagnostics.json" if (FIGURES / "diagnostics.json").exists()
+                                       else None)
+    if diagnostics:
+        paths["diagnostics"] = diagnostics
+    from la import plots_diagnostics                # here: it draws with this module's helpers
+    records = {name: plots_diagnostics.read_diagnostics(path) if name == "diagnostics" else read_record(path, name)
+               for name, path in paths.items()}      # every input, before any figure
     for name, record in records.items():
         path = paths[name]
         if args.copy and path.resolve() != (args.out / f"{name}.json").resolve():
@@ -293,6 +302,8 @@ def main(argv=None) -> int:
             shutil.copyfile(path, args.out / f"{name}.json")
         if name == "efficiency":
             table2_efficiency(record, args.out / "table2_efficiency.png")
+        elif name == "diagnostics":
+            plots_diagnostics.all_from_diagnostics(record, args.out)
         else:
             all_from_suboptimality(record, args.out)
         print(f"drew the {name} figures from {path}")

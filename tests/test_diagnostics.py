@@ -4,6 +4,7 @@ import json
 import numpy as np
 import pytest
 
+from la import plots_diagnostics
 from la.config import LearnConfig
 from la.domains import SlidingTile
 from la.experiments import diagnostics
@@ -45,3 +46,29 @@ def test_diagnostics_on_a_toy_run(tmp_path):
 def test_diagnostics_needs_trained_networks(tmp_path):
     with pytest.raises(ValueError, match="no trained two-output network"):
         diagnostics.main(["--run", str(tmp_path)])
+
+
+def test_diagnostics_figures_are_drawn_and_bad_records_refused(tmp_path):
+    """The two figures from a record with one run, and one-line refusals of records that lack what they read."""
+    rows = [{"distance": d, "mean": 0.5 * i, "q25": 0.4 * i, "median": 0.5 * i, "q75": 0.6 * i,
+             "below_epsilon": 1.0 if i < 2 else 0.0} for i, d in enumerate((1, 10, 100), start=1)]
+    decomposed = {"states": 10, "bias": 1.0, "error_sd": 2.0, "mean_sigma_a": 1.0, "sigma_scale": 2.0,
+                  "rows": [{"alpha": a, "observed": a / 2, "without_bias": a - 0.1, "without_bias_sigma_rescaled": a}
+                           for a in (0.5, 0.9)]}
+    run = {"sigma_e_by_distance": {"05": rows, "10": rows}, "wunn_coverage_korf": {"covered": 0.2},
+           "calibration_korf": decomposed,
+           "buffer": {"sampled": 5, "solved": 5, "label_minus_h_star": {"mean": 3.0, "optimal_labels": 0.2},
+                      "calibration": decomposed}}
+    path = tmp_path / "diagnostics.json"
+    path.write_text(json.dumps({"experiment": "diagnostics", "runs": {"run1": run}}))
+    record = plots_diagnostics.read_diagnostics(path)
+    plots_diagnostics.all_from_diagnostics(record, tmp_path)
+    assert (tmp_path / "sigma_e_by_distance.png").stat().st_size > 0
+    assert (tmp_path / "calibration_decomposition.png").stat().st_size > 0
+    del run["calibration_korf"]["rows"]
+    path.write_text(json.dumps({"experiment": "diagnostics", "runs": {"run1": run}}))
+    with pytest.raises(ValueError, match="runs.run1.calibration_korf has no 'rows'"):
+        plots_diagnostics.read_diagnostics(path)
+    path.write_text(json.dumps({"experiment": "diagnostics", "runs": {}}))
+    with pytest.raises(ValueError, match="runs is empty"):
+        plots_diagnostics.read_diagnostics(path)

@@ -9,7 +9,8 @@ import pytest
 
 from la import plots
 from la.calibration import admissible_fraction, calibration, korf_states_with_h_star
-from la.experiments.suboptimality import summarize
+from la import data
+from la.experiments.suboptimality import DEFAULT, easiest_korf, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
@@ -42,6 +43,14 @@ class ToyHeuristic:
 
     def __call__(self, states):
         return np.maximum(np.rint(self.values(states)), 0).astype(int)
+
+
+def test_the_reduced_default_tests_on_the_instances_easiest_for_manhattan_distance():
+    chosen = easiest_korf(25)
+    assert DEFAULT.instances == chosen and len(set(chosen)) == 25
+    nodes = {i: c.reproduced for i, c in data.korf100_md_nodes().items()}
+    assert max(nodes[i] for i in chosen) <= min(nodes[i] for i in nodes if i not in chosen)
+    assert max(nodes[i] for i in chosen) <= DEFAULT.md_node_limit
 
 
 def test_calibration_of_a_toy_heuristic_with_a_known_answer():

@@ -4,7 +4,8 @@
     python -m la.experiments.diagnostics --run results/suboptimality-full --sample 100 --node-limit 1000000000
 
 Reads a Table 1 results folder (each run's two-output network, its WUNN and FFNN snapshots of every fifth
-iteration, and the memory buffer of its last checkpoint) and writes `diagnostics.json` there:
+iteration, and the memory buffer of its last checkpoint) and writes `diagnostics.json` there, with two
+figures drawn from it (`la/plots_diagnostics.py`):
 
 1. **σ_e against distance.** For each WUNN snapshot, σ_e on random walks of d steps back from the goal
    (d = 1 … MaxSteps): how far from the goal the WUNN still reaches ε = 1, which is where GenerateTaskPrac
@@ -35,6 +36,7 @@ from la.encoding import encode
 from la.heuristics import Manhattan
 from la.io import write_json
 from la.nn import load
+from la.plots_diagnostics import all_from_diagnostics
 from la.search import ida_star
 
 DISTANCES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)   # walk lengths, up to the paper's MaxSteps
@@ -156,19 +158,21 @@ def parse_args(argv):
 
 def main(argv=None) -> int:
     args, runs = parse_args(argv)
-    domain, record = SlidingTile(4), {"seed": args.seed, "distances": list(DISTANCES), "walks": WALKS, "runs": {}}
+    domain, record = SlidingTile(4), {"experiment": "diagnostics", "seed": args.seed, "distances": list(DISTANCES), "walks": WALKS, "runs": {}}
     for folder in runs:
         print(f"{folder.parent.name}: diagnostics", flush=True)
         rng = np.random.default_rng([args.seed, int(folder.parent.name[3:])])
         record["runs"][folder.parent.name] = diagnose_run(folder, domain, args.sample, args.node_limit, rng)
     write_json(args.run / "diagnostics.json", record)
+    all_from_diagnostics(record, args.run)
     for name, r in record["runs"].items():
         k, b = r["calibration_korf"], r["buffer"]
         cover = r["wunn_coverage_korf"]
         print(f"{name}: Korf states: μ − h* {k['bias']:+.2f} (sd {k['error_sd']:.2f}), mean σ_a {k['mean_sigma_a']:.2f}; "
               + ("" if cover is None else f"σ_e covers the WUNN's error on {100 * cover['covered']:.0f} %; ")
               + f"buffer sample: {b['solved']}/{b['sampled']} solved, label − h* {b['label_minus_h_star']['mean']:+.2f}")
-    print(f"results: {args.run / 'diagnostics.json'}")
+    print(f"results: {args.run / 'diagnostics.json'}; figures: sigma_e_by_distance.png, "
+          f"calibration_decomposition.png there")
     return 0
 
 
