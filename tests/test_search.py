@@ -186,6 +186,31 @@ def test_depth_first_order_with_a_learned_heuristic(learned):
     assert solved >= 3                                # the plans themselves are compared, not only the limits
 
 
+def test_depth_first_archive_compaction_keeps_the_plans(learned, monkeypatch):
+    """Compacting the archive after every chunk (it keeps only ancestors of pending nodes) changes nothing."""
+    import la.search.depth_first as depth_first
+    monkeypatch.setattr(depth_first, "COMPACT_AT", 0)
+    for start in random_walk(PUZZLE, 30, np.random.default_rng(5), n=3):
+        plain = reference.ida_star(PUZZLE, learned, start, node_limit=30_000)
+        assert_same_search(ida_star(PUZZLE, learned, start, node_limit=30_000, batch_size=3), plain)
+    for start in random_walk(PUZZLE, 30, np.random.default_rng(2), n=3):
+        h = Weighted(MD, 2)
+        assert_same_search(ida_star(PUZZLE, h, start, batch_size=5), reference.ida_star(PUZZLE, h, start))
+
+
+def test_depth_first_archive_stays_small_in_a_long_iteration(monkeypatch):
+    """A chain of chunks, each with one node still an ancestor of the pending one (as when a search works
+    sideways at a steady stack height): the archive keeps that chain, not every node (it once passed 12 GB)."""
+    import la.search.depth_first as depth_first
+    monkeypatch.setattr(depth_first, "COMPACT_AT", 1_000)
+    archive, parent = depth_first.Archive(), -1
+    for _ in range(400):
+        parent = archive.add(np.zeros((100, 16), np.uint8), np.full(100, parent), height=5)
+        archive.compact_if_large(np.array([parent]))
+    assert archive.next_id == 40_000 and archive.size <= 1_100
+    assert len(archive.plan(np.zeros(16, np.uint8), parent)) == 401       # the whole chain of ancestors
+
+
 @pytest.mark.parametrize("domain, heuristic", [(Pancake(9), Hamming), (Blocksworld(7), Hamming),
                                                (SlidingTile(3), Manhattan)])
 def test_depth_first_order_on_other_domains(domain, heuristic):

@@ -25,7 +25,12 @@ chunk sizes; only the work does.
 
 A chunk's nodes need not share a depth, so each carries g. Plans are read from an archive of expanded chunks
 (states and parent ids), dropped once the stack has shrunk below the height at which their children were
-pushed: no pending node can then descend from them.
+pushed: no pending node can then descend from them. That alone is not enough in long iterations: while the
+search works sideways at a steady stack height, each chunk holds a few descendants of the one before, so a
+chain of chunks stays archived though few of their nodes are still ancestors of a pending node (a 2-billion-node
+search once grew past 12 GB so). When the archive holds more than COMPACT_AT nodes and twice what the last
+compaction kept, it is compacted: the ancestors of the pending nodes are marked by following parent ids, one
+level per step, and only they are kept, in one block with explicit ids.
 """
 import bisect
 import math
@@ -36,6 +41,7 @@ import numpy as np
 
 FIRST_CHUNK = 64     # the smallest chunk: below this NumPy's per-call cost dominates
 AHEAD = 64           # a chunk holds at most 1/AHEAD of the nodes the search has counted so far
+COMPACT_AT = 4_000_000   # archived nodes (24 bytes each) before the archive is first compacted
 
 
 class Stack:
@@ -101,7 +107,7 @@ class DepthFirst:
         # expanded again in each (x = 0, as the reference counts it).
         stack.push(state=root_state, h=root_h, carry=root_carry, pop=np.full(1, -1), g=np.zeros(1, np.int64),
                    parent=np.full(1, -1), w=np.full(1, -1), x=np.zeros(1, np.int64), goal=np.zeros(1, bool))
-        archive, archived = [], 0          # archive: (offset, states, parent ids, stack size) per chunk
+        archive = Archive()
         generated0, expanded0, next_bound = self.generated, self.expanded, math.inf
         while len(stack):
             top = stack.first                                              # the leftmost pending node
@@ -109,15 +115,14 @@ class DepthFirst:
                 return self._out_of_nodes(expanded0 + stack.x[top]), next_bound, "node limit"
             if stack.goal[top]:
                 self.generated, self.expanded = generated0 + int(stack.w[top]) + 1, expanded0 + int(stack.x[top])
-                return self._plan(archive, stack.state[top], stack.parent[top]), next_bound, "solved"
+                return archive.plan(stack.state[top], stack.parent[top]), next_bound, "solved"
             window = stack.goal[top:top + self._chunk_size(generated0 + int(stack.w[top]))]
             m = int(np.argmax(window)) if window.any() else len(window)      # stop before the first goal
             chunk = stack.pop_chunk(m)
-            archive.append((archived, chunk["state"], chunk["parent"], len(stack)))
-            next_bound = min(next_bound, self._expand(stack, chunk, archived, bound))
-            archived += m
-            while archive and archive[-1][3] >= len(stack):
-                archive.pop()
+            offset = archive.add(chunk["state"], chunk["parent"], len(stack))
+            next_bound = min(next_bound, self._expand(stack, chunk, offset, bound))
+            archive.drop_below(len(stack))
+            archive.compact_if_large(stack.parent[stack.first:])
             if self.budget.out_of_time(time.perf_counter()):
                 self.generated = generated0 + int(stack.w[stack.first]) if len(stack) else self.work
                 return None, next_bound, "time limit"
@@ -169,15 +174,57 @@ class DepthFirst:
         self.generated, self.expanded = self.node_limit + 1, int(expanded)
         return None
 
-    @staticmethod
-    def _plan(archive, goal_state, parent) -> np.ndarray:
-        """Follow parent ids through the archived chunks back to the root: the states from start to goal."""
-        offsets = [entry[0] for entry in archive]
+
+class Archive:
+    """The expanded chunks whose nodes may be ancestors of pending nodes: enough to read the plan back.
+
+    Node ids are global: a chunk's nodes get consecutive ids from `offset`. Entries are (first id, ids or None,
+    states, parent ids, stack height when archived); a compacted block lists its ids explicitly."""
+
+    def __init__(self):
+        self.entries, self.next_id = [], 0
+        self.size, self.kept = 0, 0          # nodes archived now, and after the last compaction
+
+    def add(self, states, parents, height) -> int:
+        """Archive an expanded chunk; its first node's id (its children's parent ids count from it)."""
+        offset = self.next_id
+        self.entries.append((offset, None, states, parents, height))
+        self.next_id += len(states)
+        self.size += len(states)
+        return offset
+
+    def drop_below(self, height) -> None:
+        """Drop the newest chunks while the stack is no higher than it was when they were archived."""
+        while self.entries and self.entries[-1][4] >= height:
+            self.size -= len(self.entries.pop()[2])
+
+    def compact_if_large(self, pending_parents) -> None:
+        """Keep only the ancestors of the pending nodes once the archive has grown large."""
+        if self.size <= max(COMPACT_AT, 2 * self.kept):
+            return
+        ids = np.concatenate([e[1] if e[1] is not None else e[0] + np.arange(len(e[2])) for e in self.entries])
+        parents = np.concatenate([e[3] for e in self.entries])
+        keep = np.zeros(len(ids), dtype=bool)
+        frontier = np.unique(pending_parents[pending_parents >= 0])
+        while len(frontier):                                  # one level of ancestors per step
+            at = np.searchsorted(ids, frontier)
+            keep[at] = True
+            up = parents.take(at)
+            frontier = np.unique(up[up >= 0])
+            frontier = frontier[~keep[np.searchsorted(ids, frontier)]]
+        states = np.concatenate([e[2] for e in self.entries])[keep]
+        self.entries = [(int(ids[keep][0]) if keep.any() else 0, ids[keep], states, parents[keep], 0)]
+        self.size = self.kept = len(states)
+
+    def plan(self, goal_state, parent) -> np.ndarray:
+        """Follow parent ids back to the root: the states from start to goal."""
+        firsts = [entry[0] for entry in self.entries]
         states = [goal_state]
         while parent >= 0:
-            offset, chunk_states, chunk_parents, _ = archive[bisect.bisect_right(offsets, parent) - 1]
-            states.append(chunk_states[parent - offset])
-            parent = chunk_parents[parent - offset]
+            first, ids, chunk_states, chunk_parents, _ = self.entries[bisect.bisect_right(firsts, parent) - 1]
+            at = parent - first if ids is None else int(np.searchsorted(ids, parent))
+            states.append(chunk_states[at])
+            parent = chunk_parents[at]
         return np.array(states[::-1])
 
 
