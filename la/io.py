@@ -57,6 +57,11 @@ def remove_partial(folder) -> list:
     return removed
 
 
+def write_npy(path, array) -> None:
+    """np.save, atomically."""
+    _atomic(path, lambda f: np.save(f, array, allow_pickle=False), "wb")
+
+
 def write_npz(path, arrays: dict) -> None:
     """np.savez, atomically."""
     _atomic(path, lambda f: np.savez(f, **arrays), "wb")

@@ -22,7 +22,7 @@ import numpy as np
 from la.buffer import MemoryBuffer
 from la.checkpoint import load_checkpoint, save_checkpoint
 from la.config import LearnConfig
-from la.encoding import encode, encoding_size
+from la.features import encode, encoding_size
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.nn import save
 from la.nn.config import build_ffnn, build_wunn

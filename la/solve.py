@@ -3,6 +3,7 @@
     python -m la.solve --korf 12
     python -m la.solve --domain 8-puzzle "8 1 2 0 4 3 7 5 6" --algorithm reference
     python -m la.solve --domain 10-pancake --json 9 3 5 1 0 2 8 7 4 6
+    python -m la.solve --korf24 1 --heuristic pdb          # pattern databases, built on first use
 
 Exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
 """
@@ -11,13 +12,15 @@ import json
 import sys
 
 from la import data
-from la.cli import NODES_MAX, WEIGHT_MAX, Parser, node_limit, run, seconds, weight
+from la.cli import NODES_MAX, WEIGHT_MAX, Parser, node_limit, out_folder, run, seconds, weight
 from la.domains import Blocksworld, Pancake, make_domain
+from la.domains.blocksworld_cost import optimal_cost
 from la.heuristics import CLASSICAL, Weighted, make_heuristic
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
 
 DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}     # and "md" for the sliding-tile puzzle
+HEURISTICS = CLASSICAL + ("pdb", "max-pdb", "exact")
 
 EPILOG = """\
 states (space- or comma-separated integers, one per position):
@@ -28,6 +31,13 @@ states (space- or comma-separated integers, one per position):
   <n>-blocksworld for each block 1..n the block it stands on, 0 = the table; the goal is one tower
                   0 1 2 ... n-1 (1 on the table, 2 on 1, ...). e.g. --domain 3-blocksworld 0 1 0
   or --korf N (Korf's 15-puzzle instance N, 1..100) / --korf24 N (Korf & Felner's 24-puzzle, 1..50)
+
+heuristics: md (sliding tiles), gap (pancakes), hamming (any); pdb: the larger of two additive PDB partitions'
+  sums (15-puzzle: Korf & Felner's 6-6-3 and its reflection; 24-puzzle and 24-pancake: the paper's partitions
+  A and B); max-pdb: the largest admissible feature of the paper's encodings (24-puzzle, 24-pancake,
+  15-blocksworld; the authors' MaxHeuristic); exact: blocksworld's exact single-tower cost (h = h*).
+  PDBs missing from the cache folder (--pdb-dir, else $LA_PDB_DIR, else ~/.cache/la/pdb) are built first,
+  with a progress line on stderr: about 2 minutes for the 24-puzzle's ten.
 
 output: the start, the plan as one state per line (each after a move), and the cost, node counts and time;
   one line per IDA* iteration on stderr (bound, nodes, time). --json prints one object instead: domain,
@@ -45,8 +55,11 @@ def parse_args(argv):
     parser.add_argument("state", nargs="*", help="the start state: space-separated integers")
     parser.add_argument("--domain", default=None, help="8-puzzle, 15-puzzle (default), 24-puzzle, "
                         "<n>-pancake or <n>-blocksworld")
-    parser.add_argument("--heuristic", choices=CLASSICAL, default=None,
-                        help="md (sliding tiles, default there), gap (pancakes, default there), hamming")
+    parser.add_argument("--heuristic", choices=HEURISTICS, default=None,
+                        help="md (sliding tiles, default there), gap (pancakes, default there), hamming, pdb, "
+                             "max-pdb, exact (blocksworld); see below")
+    parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
+                        help="where pattern databases are cached (default: $LA_PDB_DIR, else ~/.cache/la/pdb)")
     parser.add_argument("--algorithm", choices=("batched", "reference"), default="batched")
     parser.add_argument("--order", choices=ORDERS, default="depth-first",
                         help="the batched search's goal order: depth-first (the reference's plan and node counts, "
@@ -89,10 +102,10 @@ def task(args):
 def main(argv=None) -> int:
     args = parse_args(argv)
     domain, start, optimal = task(args)
-    heuristic = make_heuristic(args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md"), domain)
+    name = args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md")
+    heuristic = heuristic_named(name, domain, args.pdb_dir)
     if args.weight > 1:
         heuristic = Weighted(heuristic, args.weight)
-    name = args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md")
     if domain.size >= 25 and name in ("md", "hamming") and args.node_limit is None and args.time_limit is None:
         print(f"note: the {domain.name} with {name} may take hours or days (Korf & Felner solved these with "
               f"pattern databases); --node-limit or --time-limit stop it earlier", file=sys.stderr, flush=True)
@@ -102,7 +115,7 @@ def main(argv=None) -> int:
     else:
         result = reference.ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit)
     if args.json:
-        record = {"domain": domain.name, "heuristic": args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md"),
+        record = {"domain": domain.name, "heuristic": name,
                   "algorithm": args.algorithm, "order": args.order if args.algorithm == "batched" else None,
                   "weight": args.weight, "start": start.astype(int).tolist(), "optimal": optimal,
                   **result.to_json(), "nodes_per_second": result.nodes_per_second}
@@ -118,6 +131,21 @@ def main(argv=None) -> int:
               f"iterations {result.iterations}  {result.seconds:.2f} s  "
               f"{result.nodes_per_second / 1e6:.2f} M nodes/s")
     return 0 if result.solved else 1
+
+
+def heuristic_named(name: str, domain, pdb_folder=None):
+    """The heuristic `name` for `domain`; PDBs are loaded from `pdb_folder` (built there if missing)."""
+    if name == "pdb":
+        from la.heuristics.pdb import pdb_heuristic
+        return pdb_heuristic(domain, pdb_folder)
+    if name == "max-pdb":
+        from la.heuristics.pdb import max_pdb_heuristic
+        return max_pdb_heuristic(domain, pdb_folder)
+    if name == "exact":
+        if not isinstance(domain, Blocksworld):
+            raise ValueError(f"heuristic 'exact' is blocksworld's exact cost rule, not for the {domain.name}")
+        return optimal_cost
+    return make_heuristic(name, domain)
 
 
 def _iteration_line(bound, nodes, total, seconds):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from la.domains import random_walk
-from la.encoding import encode
+from la.features import encode
 
 
 @dataclass

@@ -27,7 +27,7 @@ class NoUncertainty:
 
 
 def decode(X, width):
-    """The inverse of la.encoding.two_dim: tiles at positions from the one-hot columns and rows."""
+    """The inverse of la.features.two_dim: tiles at positions from the one-hot columns and rows."""
     n = width * width
     bits = X.reshape(len(X), n, 2, width).argmax(axis=3)             # (rows, value, [col, row])
     position = bits[:, :, 1] * width + bits[:, :, 0]                  # (rows, value)

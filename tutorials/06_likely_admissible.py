@@ -67,7 +67,7 @@ from la import data
 from la.calibration import ALPHAS, korf_states_with_h_star
 from la.config import LearnConfig, node_budget
 from la.domains import make_domain
-from la.encoding import encode
+from la.features import encode
 from la.heuristics.likely_admissible import LikelyAdmissible, to_h, y_alpha
 from la.learn import learn_heuristic
 from la.plots import tutorial_figure_path

@@ -42,7 +42,7 @@ from matplotlib.patches import Rectangle
 
 from la.config import LearnConfig, node_budget
 from la.domains import make_domain
-from la.encoding import encode
+from la.features import encode
 from la.learn import learn_heuristic
 from la.nn import FFNNConfig
 from la.plots import tutorial_figure_path

@@ -69,7 +69,7 @@ from scipy.stats import norm
 from la import data
 from la.config import LearnConfig, node_budget
 from la.domains import make_domain
-from la.encoding import encode
+from la.features import encode
 from la.learn import Learner
 from la.plots import tutorial_figure_path
 from la.search import ida_star

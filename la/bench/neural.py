@@ -10,7 +10,7 @@ import numpy as np
 from la import data
 from la.bench import speed, speed_line
 from la.domains import SlidingTile
-from la.encoding import two_dim
+from la.features import two_dim
 from la.heuristics.likely_admissible import LikelyAdmissible, to_h
 from la.nn import FFNN, Adam
 from la.search import ida_star

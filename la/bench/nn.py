@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from la.encoding import two_dim
+from la.features import two_dim
 from la.nn.config import FFNNConfig, WUNNConfig, build_ffnn, build_wunn
 
 N_STATES = 25_000       # paper §5 MemoryBufferMaxRecords, also the FFNN's full batch (reference §5.2)

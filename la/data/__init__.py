@@ -3,6 +3,9 @@
 - `korf100()`: Korf's (1985) 100 random 15-puzzle instances with their optimal lengths (mean 53.05).
 - `korf50_24()`: the 50 24-puzzle instances of Korf & Felner (2002) with their optimal lengths (mean 100.78).
 - `korf100_md_nodes()`: Korf's published IDA*/Manhattan node counts, with their reproduction.
+- `pancake50_24()`: 50 uniformly random 24-pancake stacks, optimal costs by gap IDA* (mean 22.94).
+- `blocksworld50_15()`: 50 uniformly drawn 15-blocksworld states, single-tower goal, optimal costs by the exact
+  rule of `la.domains.blocksworld_cost` (mean 22.78). `python -m la.data.make_test_sets` regenerates both.
 - `optimal_plan(...)`: the states along a stored optimal solution; every state on it has a known h*.
 """
 from dataclasses import dataclass
@@ -46,6 +49,16 @@ def korf100() -> list[Instance]:
 def korf50_24() -> list[Instance]:
     """The 50 24-puzzle instances of Korf & Felner (2002), the first ten Korf & Taylor's (1996)."""
     return [Instance(r[0], np.array(r[2:], dtype=np.uint8), r[1]) for r in _rows("korf50_24puzzle.txt")]
+
+
+def pancake50_24() -> list[Instance]:
+    """This project's 50 random 24-pancake stacks (pancake at height i, 0 = top; goal 0..23)."""
+    return [Instance(r[0], np.array(r[2:], dtype=np.uint8), r[1]) for r in _rows("pancake50_24.txt")]
+
+
+def blocksworld50_15() -> list[Instance]:
+    """This project's 50 uniform 15-blocksworld states (support of blocks 1..15, 0 = table; goal one tower)."""
+    return [Instance(r[0], np.array(r[2:], dtype=np.uint8), r[1]) for r in _rows("blocksworld50_15.txt")]
 
 
 def korf100_md_nodes() -> dict[int, NodeCount]:

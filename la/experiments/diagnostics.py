@@ -32,7 +32,7 @@ from scipy.stats import norm
 from la.calibration import ALPHAS, korf_states_with_h_star
 from la.cli import Parser, count, existing_folder, node_limit, run, seed
 from la.domains import SlidingTile, random_walk
-from la.encoding import encode
+from la.features import encode
 from la.heuristics import Manhattan
 from la.io import write_json
 from la.nn import load

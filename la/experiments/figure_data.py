@@ -9,7 +9,7 @@ import numpy as np
 
 from la.checkpoint import load_checkpoint
 from la.domains import SlidingTile
-from la.encoding import encode
+from la.features import encode
 from la.experiments.runner import unit_rng
 from la.search import ida_star
 from la.tasks import generate_task_prac

@@ -15,7 +15,7 @@ anything is trained y^q = −∞, so every state takes the second branch. A mean
 
 Inside IDA* the network costs about as much as the search itself, so the heuristic is incremental (see
 `la.heuristics.base`): it carries each node's hidden pre-activation z1 = x·W1 + b1. In the one-hot encoding
-(`la.encoding`) a move changes four input bits — the moved tile's column or row and the blank's — so a
+(`la.features.one_hot`) a move changes four input bits — the moved tile's column or row and the blank's — so a
 child's z1 is its parent's plus one precomputed row of a (tile, move) table: one gather and one add instead of
 a 128 × 20 product. z1 is kept in float64, in which the sum of a path's updates equals the product from
 scratch to ~1e-13; the tests check that the two give the same integer h.
@@ -23,7 +23,7 @@ scratch to ~1e-13; the tests check that the two give the same integer h.
 import numpy as np
 from scipy.stats import norm
 
-from la.encoding import two_dim, two_dim_index
+from la.features import two_dim, two_dim_index
 
 SCALE = 10.0      # the FFNN learns y/10 (reference §6.1): its outputs times SCALE are in cost units
 

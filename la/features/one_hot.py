@@ -1,0 +1,73 @@
+"""The sliding-tile puzzle's two-dimensional one-hot encoding, the 15-puzzle's network input (paper §5; the
+authors' `SlidingPuzzle/Representations/TwoDim.cs`).
+
+For every value v = 0..N-1 in increasing order, the blank (v = 0) included, the encoding has 2·W bits:
+a one-hot of v's column (W bits) followed by a one-hot of v's row (W bits). For the 15-puzzle
+(W = 4, N = 16) that is 16 · 8 = 128 inputs with exactly 32 ones.
+"""
+import numpy as np
+
+from la.domains import SlidingTile
+
+
+def two_dim_size(width: int) -> int:
+    """Number of inputs of the encoding for a width x width board."""
+    return width * width * 2 * width
+
+
+def two_dim_index(width: int, value, position):
+    """Indices of the column bit and the row bit of `value` standing at `position` (arrays broadcast)."""
+    value = np.asarray(value, dtype=np.int64)
+    position = np.asarray(position, dtype=np.int64)
+    base = 2 * width * value
+    return base + position % width, base + width + position // width
+
+
+def two_dim(states: np.ndarray, width: int) -> np.ndarray:
+    """Encode a batch of states (n, W·W), tile at each position, as (n, 2·W³) float32 one-hot rows."""
+    states = np.asarray(states)
+    n, cells = states.shape
+    if cells != width * width:
+        raise ValueError(f"states have {cells} cells, expected {width * width} for width {width}")
+    x = np.zeros((n, two_dim_size(width)), dtype=np.float32)
+    rows = np.repeat(np.arange(n), cells)                      # (n·N,)
+    positions = np.tile(np.arange(cells), n)                   # (n·N,)
+    col_bit, row_bit = two_dim_index(width, states.reshape(-1), positions)
+    x[rows, col_bit] = 1.0
+    x[rows, row_bit] = 1.0
+    return x
+
+
+class TwoDim:
+    """The one-hot under the encoding contract (`la.features.base`). It has no admissible features: h_ad is
+    None, and the planning floor is 0 (the authors' `NNBayesHeuristic.H` for a representation without HArr)."""
+
+    def __init__(self, domain: SlidingTile):
+        if not isinstance(domain, SlidingTile):
+            raise ValueError(f"the one-hot encoding is for sliding-tile puzzles, not the {domain.name}")
+        self.domain, self.width = domain, domain.width
+        self.size = two_dim_size(domain.width)
+
+    def __repr__(self):
+        return f"TwoDim({self.domain.name}, {self.size} inputs)"
+
+    def __call__(self, states) -> np.ndarray:
+        return two_dim(states, self.width)
+
+    def admissible(self, states):
+        return None
+
+    def start(self, states):
+        return self(states), None, None
+
+    def step(self, states, x, h_ad, carry, parent, move):
+        """A move slides a tile from cell t to the blank's cell b: four bits go off and four come on."""
+        tile, t, b = self.domain.moved_tile(states, parent, move)
+        x = np.take(x, parent, axis=0)                                            # (m, size)
+        rows = np.arange(len(parent))
+        W = self.width
+        for bit in (*two_dim_index(W, tile, t), *two_dim_index(W, 0, b)):         # clear first: a bit that
+            x[rows, bit] = 0.0                                                    # stays (same row or column)
+        for bit in (*two_dim_index(W, tile, b), *two_dim_index(W, 0, t)):         # is set again below
+            x[rows, bit] = 1.0
+        return x, None, None

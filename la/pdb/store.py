@@ -1,0 +1,174 @@
+"""Pattern databases on disk: built once, kept in a cache folder, checked every time they are read.
+
+A PDB is two files named after its abstraction, e.g. `24-puzzle_1-2-5-6-7.npy` (the uint8 table, `np.save`)
+and `24-puzzle_1-2-5-6-7.json`, its header: the format version, domain, pattern, cost model, entry count and
+the SHA-256 of the table's bytes. The header does not name the `la` commit, so a new commit reuses the tables;
+FORMAT changes only when what a table means or how it is laid out does.
+
+The folder is `folder` if given (the command lines' --pdb-dir), else $LA_PDB_DIR, else `la/pdb` under the
+user's cache directory ($XDG_CACHE_HOME, by default ~/.cache).
+
+Reading checks everything: both files present, the header describing this abstraction, the table's shape and
+bytes matching it. A file that fails is reported in one line on stderr and the PDB is built again; it is
+never used. A missing PDB is built with a progress line on stderr (`ProgressLine`), then saved.
+
+Writing goes through `la.io` (a temporary file renamed over the target), the table before its header. Two
+processes building the same PDB at once write identical bytes (the builds are deterministic), so whichever
+rename lands last the pair on disk is consistent; a reader that catches a new table beside an old header
+finds the checksums differ and builds the PDB itself.
+"""
+import hashlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from la import io
+
+FORMAT = 1                       # the version of the files' layout and meaning (not of the code)
+
+
+class PDB:
+    """A pattern database in memory: h(s) = table[rank(s)], an admissible estimate of the abstract cost."""
+
+    def __init__(self, abstraction, table: np.ndarray):
+        self.abstraction, self.table = abstraction, table
+        self.max = int(table.max())
+
+    def __call__(self, states) -> np.ndarray:
+        """The table entry of each state (n, N) -> (n,) int64."""
+        return np.take(self.table, self.abstraction.rank(states)).astype(np.int64)
+
+    def __repr__(self):
+        return f"PDB({self.abstraction!r}, max {self.max})"
+
+
+def default_folder() -> Path:
+    """$LA_PDB_DIR, else la/pdb under $XDG_CACHE_HOME (used only if absolute, as its spec says) or ~/.cache."""
+    if os.environ.get("LA_PDB_DIR"):
+        return Path(os.environ["LA_PDB_DIR"])
+    cache = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(cache) if os.path.isabs(cache) else Path.home() / ".cache"
+    return base / "la" / "pdb"
+
+
+def paths(abstraction, folder=None) -> tuple[Path, Path]:
+    """The table's and the header's file: <folder>/<domain>_<pattern joined by ->.npy and .json."""
+    folder = default_folder() if folder is None else Path(folder)
+    stem = f"{abstraction.domain}_{'-'.join(str(int(p)) for p in abstraction.pattern)}"
+    return folder / f"{stem}.npy", folder / f"{stem}.json"
+
+
+def header(abstraction, table: np.ndarray) -> dict:
+    """What the .json file says about a table."""
+    return {"format": FORMAT, "domain": abstraction.domain, "pattern": [int(p) for p in abstraction.pattern],
+            "cost": abstraction.cost, "size": int(abstraction.size), "dtype": "uint8",
+            "sha256": hashlib.sha256(np.ascontiguousarray(table).data).hexdigest(), "max": int(table.max())}
+
+
+def load(abstraction, folder=None, progress=None) -> PDB:
+    """The abstraction's PDB from the cache folder, checked; else built (progress on stderr) and saved.
+
+    `progress(fraction, text)` replaces the default `ProgressLine`; it is called only while building, with
+    fraction 1 once, when the table is saved."""
+    table_path, header_path = paths(abstraction, folder)
+    table, problem = _read(abstraction, table_path, header_path)
+    if table is not None:
+        return PDB(abstraction, table)
+    if problem is not None:
+        print(f"la.pdb: {table_path}: {problem}; building it again", file=sys.stderr, flush=True)
+    _check_writable(table_path.parent)
+    report = ProgressLine(f"building {_describe(abstraction)}") if progress is None else progress
+    # A build's own fraction is a rough clock that may reach 1 before the end: 1 is said once, when saved.
+    table = abstraction.build(lambda fraction, text: report(min(fraction, 0.99), text))
+    if table.dtype != np.uint8 or table.shape != (abstraction.size,):
+        raise RuntimeError(f"{abstraction!r}.build returned {table.dtype} {table.shape}, "
+                           f"expected uint8 ({abstraction.size},)")
+    io.write_npy(table_path, table)
+    io.write_json(header_path, header(abstraction, table))
+    report(1.0, f"saved in {table_path.parent}")
+    return PDB(abstraction, table)
+
+
+def _describe(abstraction) -> str:
+    return f"the {abstraction.domain} PDB of {list(abstraction.pattern)} ({abstraction.size:,} entries)"
+
+
+def _read(abstraction, table_path: Path, header_path: Path):
+    """(table, None) if both files are there and check out; else (None, what is wrong), or (None, None) if
+    neither file exists."""
+    if not table_path.exists() and not header_path.exists():
+        return None, None
+    try:
+        stored = json.loads(header_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None, f"no header {header_path.name}"
+    except (OSError, ValueError) as error:                  # unreadable, not UTF-8, not JSON
+        return None, f"unreadable header {header_path.name} ({error})"
+    try:
+        table = np.load(table_path, allow_pickle=False)
+    except FileNotFoundError:
+        return None, "the table is missing"
+    except (OSError, ValueError, EOFError) as error:        # truncated, bad .npy header, ...
+        return None, f"unreadable table ({error})"
+    if not isinstance(table, np.ndarray) or table.dtype != np.uint8 or table.shape != (abstraction.size,):
+        return None, f"a {getattr(table, 'dtype', '?')} table of shape {getattr(table, 'shape', '?')}, expected " \
+                     f"uint8 ({abstraction.size:,},)"
+    wanted = header(abstraction, table)
+    if not isinstance(stored, dict):
+        return None, "the header is not a JSON object"
+    for key in ("format", "domain", "pattern", "cost", "size", "dtype", "sha256"):
+        if stored.get(key) != wanted[key]:
+            what = "corrupted (its checksum does not match the header)" if key == "sha256" else \
+                f"its header has {key} {stored.get(key)!r}, expected {wanted[key]!r}"
+            return None, what
+    return table, None
+
+
+def _check_writable(folder: Path) -> None:
+    """Create the cache folder if needed; ValueError (one line in the CLIs) if it cannot be written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot create the PDB folder {str(folder)!r} ({error.strerror}); choose another with "
+                         f"--pdb-dir or LA_PDB_DIR") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"cannot write in the PDB folder {str(folder)!r}; choose another with --pdb-dir or "
+                         f"LA_PDB_DIR")
+
+
+class ProgressLine:
+    """`progress(fraction, text)` for a build: one line on stderr with an estimate of the time left.
+
+    On a terminal the line is rewritten in place a few times a second; in a log a new line is written every
+    `every` seconds. The estimate assumes the rest goes as fast as what is done, so it is rough."""
+
+    def __init__(self, label: str, stream=None, every: float = 10.0):
+        self.label, self.stream = label, sys.stderr if stream is None else stream
+        self.live = self.stream.isatty()
+        self.every = 0.25 if self.live else every
+        self.began, self.shown = time.monotonic(), -np.inf
+
+    def __call__(self, fraction: float, text: str) -> None:
+        now = time.monotonic()
+        elapsed = now - self.began
+        if fraction >= 1.0:
+            self._write(f"{self.label}: done in {elapsed:.1f} s, {text}", end="\n")
+            return
+        if now - self.shown < self.every:
+            return
+        self.shown = now
+        left = "estimating the time left" if fraction < 0.01 or elapsed < 1 else \
+            f"about {_duration(elapsed * (1 - fraction) / fraction)} left"
+        self._write(f"{self.label}: {100 * fraction:.0f}% ({text}), {left}", end="" if self.live else "\n")
+
+    def _write(self, line: str, end: str) -> None:
+        start = "\r\x1b[K" if self.live else ""                 # back to the start of the line, cleared
+        print(start + line, end=end, file=self.stream, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"

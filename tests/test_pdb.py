@@ -1,0 +1,357 @@
+"""Pattern databases: perfect ranks, sliding-tile tables against a plain-Python 0-1 BFS, admissibility against
+h*, the cache folder (reload, damage detected and repaired, concurrent builders), the named sets and the CLI."""
+import collections
+import itertools
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from la import data
+from la.domains import SlidingTile
+from la.heuristics import Manhattan
+from la.pdb import __main__ as cli
+from la.pdb import rank as ranking
+from la.pdb import sets, store
+from la.pdb.sliding_tile import TilePattern
+from la.search import check_plan, ida_star
+from la.search.bfs import ExactDistances
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def quiet(fraction, text):
+    """A progress report that says nothing."""
+
+
+# --- ranks --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, k", [(1, 1), (5, 5), (6, 3), (9, 4), (9, 1), (16, 3)])
+def test_rank_numbers_placements_lexicographically_without_holes(n, k):
+    # itertools.permutations lists the placements in lexicographic order: their ranks must be 0, 1, 2, ...
+    cells = np.array(list(itertools.permutations(range(n), k)), dtype=np.uint8)
+    assert len(cells) == ranking.count(n, k) == math.perm(n, k)
+    np.testing.assert_array_equal(ranking.rank(cells, n), np.arange(len(cells)))
+    np.testing.assert_array_equal(ranking.unrank(np.arange(len(cells)), n, k), cells)
+
+
+def test_rank_round_trip_beyond_int32():
+    n, k = 64, 6                                                           # 64!/58! ≈ 5.3e10 placements
+    assert ranking.count(n, k) > 2**31
+    ranks = np.random.default_rng(0).integers(0, ranking.count(n, k), size=5000)
+    cells = ranking.unrank(ranks, n, k)
+    assert all(len(set(row)) == k for row in cells.tolist()) and cells.max() < n
+    np.testing.assert_array_equal(ranking.rank(cells, n), ranks)
+
+
+# --- sliding-tile PDBs against an independent plain-Python search -------------------------------------------
+
+def abstract_distances(width: int, tiles) -> dict:
+    """{placement: PDB value} by a plain 0-1 BFS over (cells of `tiles` in order, blank cell), from the goal:
+    the blank moves freely among other tiles and a pattern tile's move costs 1; minimum over the blank."""
+    start = (tuple(tiles), 0)
+    dist, queue = {start: 0}, collections.deque([start])
+    while queue:
+        cells, blank = state = queue.popleft()
+        row, col = divmod(blank, width)
+        for r, c in [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]:
+            if not (0 <= r < width and 0 <= c < width):
+                continue
+            target = r * width + c
+            cost = int(target in cells)
+            moved = tuple(blank if cell == target else cell for cell in cells)
+            child, d = (moved, target), dist[state] + cost
+            if d < dist.get(child, math.inf):
+                dist[child] = d
+                queue.append(child) if cost else queue.appendleft(child)
+    best = {}
+    for (cells, _), d in dist.items():
+        best[cells] = min(best.get(cells, math.inf), d)
+    return best
+
+
+@pytest.mark.parametrize("width, tiles", [(3, (1, 2, 3)), (3, (2, 4, 6, 8)), (3, (4, 5, 6, 7, 8)),
+                                          (3, (1, 2, 3, 4, 5, 6)), (4, (5, 10, 15)), (2, (2,))])
+def test_entries_equal_exact_abstract_distances(width, tiles):
+    pattern = TilePattern(width, tiles)
+    table = pattern.build()
+    expected = abstract_distances(width, tiles)
+    assert len(expected) == pattern.size == len(table)                    # every placement is reachable
+    cells = np.array(list(expected), dtype=np.uint8)
+    np.testing.assert_array_equal(table[pattern.rank_cells(cells)], list(expected.values()))
+
+
+def test_rank_of_states_reads_the_pattern_tiles_cells():
+    pattern = TilePattern(3, (2, 7))
+    state = np.array([[7, 0, 1, 3, 4, 5, 6, 2, 8]], dtype=np.uint8)      # tile 2 on cell 7, tile 7 on cell 0
+    assert pattern.rank(state).tolist() == ranking.rank(np.array([[7, 0]]), 9).tolist()
+
+
+def every_state(exact: ExactDistances) -> np.ndarray:
+    """All states ExactDistances found, decoded from its keys (digits in base `exact.base`)."""
+    digits = exact.keys[:, None] // exact.powers[None, :] % exact.base
+    return digits.astype(np.uint8)
+
+
+@pytest.fixture(scope="module")
+def eight_puzzle():
+    """Every 8-puzzle state and its h*."""
+    exact = ExactDistances(SlidingTile(3))
+    return every_state(exact), exact.distance
+
+
+@pytest.mark.parametrize("partition", [[(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 3, 5, 7), (2, 4, 6, 8)],
+                                       [(1, 2, 5), (3, 4, 8), (6, 7)]])
+def test_a_partitions_sum_is_admissible_on_every_8_puzzle_state(partition, eight_puzzle, tmp_path):
+    domain = SlidingTile(3)
+    states, h_star = eight_puzzle
+    assert len(states) == 181_440
+    pdbs = [store.load(TilePattern(3, tiles), tmp_path, quiet) for tiles in partition]
+    h = sum(pdb(states) for pdb in pdbs)
+    assert (h <= h_star).all()
+    # each PDB counts at least its tiles' Manhattan distances, and the sum sees more than Manhattan does
+    md = Manhattan(domain)(states)
+    assert (h >= md).all() and (h > md).any()
+    assert h[h_star == 0].tolist() == [0]
+
+
+def test_patterns_are_checked():
+    for width, tiles in [(3, (1, 1)), (3, (0, 1)), (3, (9,)), (3, ()), (3, (1, 2, 3, 4, 5, 6, 7)), (9, (1,))]:
+        with pytest.raises(ValueError):
+            TilePattern(width, tiles)
+
+
+# --- the cache folder ---------------------------------------------------------------------------------------
+
+class Counted(TilePattern):
+    """A TilePattern that counts its builds."""
+    builds = 0
+
+    def build(self, progress=None):
+        type(self).builds += 1
+        return super().build(progress)
+
+
+@pytest.fixture
+def counted():
+    Counted.builds = 0
+    return Counted(3, (1, 2, 3, 4))
+
+
+def test_built_once_then_reloaded(counted, tmp_path, capsys):
+    first = store.load(counted, tmp_path)
+    assert Counted.builds == 1
+    err = capsys.readouterr().err
+    assert "building the 8-puzzle PDB of [1, 2, 3, 4]" in err and err.count("done in") == 1
+    table_path, header_path = store.paths(counted, tmp_path)
+    assert table_path.exists() and header_path.exists()
+    stamp = table_path.stat().st_mtime_ns
+    again = store.load(counted, tmp_path)
+    assert Counted.builds == 1 and table_path.stat().st_mtime_ns == stamp
+    assert capsys.readouterr().err == ""                               # a good cached PDB loads silently
+    np.testing.assert_array_equal(again.table, first.table)
+    assert again.max == first.table.max()
+    states = np.array([[1, 0, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1, 0]], dtype=np.uint8)
+    values = again(states)
+    assert values.dtype == np.int64 and values.tolist() == first.table[counted.rank(states)].tolist()
+    header = json.loads(header_path.read_text())
+    assert header["pattern"] == [1, 2, 3, 4] and header["size"] == 3024 and header["domain"] == "8-puzzle"
+    assert header["format"] == store.FORMAT and len(header["sha256"]) == 64 and "commit" not in header
+
+
+def flip_a_byte(table_path, header_path):
+    raw = bytearray(table_path.read_bytes())
+    raw[-100] ^= 1
+    table_path.write_bytes(bytes(raw))
+
+
+def truncate(table_path, header_path):
+    table_path.write_bytes(table_path.read_bytes()[:-10])
+
+
+def garble_header(table_path, header_path):
+    header_path.write_text("{not json")
+
+
+def other_pattern(table_path, header_path):
+    header = json.loads(header_path.read_text())
+    header["pattern"] = [1, 2, 3, 5]
+    header_path.write_text(json.dumps(header))
+
+
+def other_format(table_path, header_path):
+    header = json.loads(header_path.read_text())
+    header["format"] = store.FORMAT + 1
+    header_path.write_text(json.dumps(header))
+
+
+def drop_header(table_path, header_path):
+    header_path.unlink()
+
+
+def drop_table(table_path, header_path):
+    table_path.unlink()
+
+
+@pytest.mark.parametrize("damage, said", [(flip_a_byte, "corrupted"), (truncate, "unreadable table"),
+                                          (garble_header, "unreadable header"), (other_pattern, "pattern"),
+                                          (other_format, "format"), (drop_header, "no header"),
+                                          (drop_table, "table is missing")])
+def test_a_damaged_or_mismatched_file_is_reported_and_rebuilt(damage, said, counted, tmp_path, capsys):
+    good = store.load(counted, tmp_path, quiet).table.copy()
+    damage(*store.paths(counted, tmp_path))
+    repaired = store.load(counted, tmp_path, quiet)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and said in lines[0] and "building it again" in lines[0]
+    assert Counted.builds == 2
+    np.testing.assert_array_equal(repaired.table, good)
+    store.load(counted, tmp_path, quiet)                              # the repaired files are good again
+    assert Counted.builds == 2 and capsys.readouterr().err == ""
+
+
+def test_the_folder_comes_from_the_argument_then_LA_PDB_DIR_then_the_cache_directory(tmp_path, monkeypatch):
+    monkeypatch.delenv("LA_PDB_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert store.default_folder() == tmp_path / "xdg" / "la" / "pdb"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")
+    assert store.default_folder() == Path.home() / ".cache" / "la" / "pdb"
+    monkeypatch.setenv("LA_PDB_DIR", str(tmp_path / "env"))
+    assert store.default_folder() == tmp_path / "env"
+    store.load(TilePattern(3, (1,)), progress=quiet)
+    assert store.paths(TilePattern(3, (1,)), tmp_path / "env")[0].exists()
+    store.load(TilePattern(3, (1,)), tmp_path / "given", quiet)
+    assert store.paths(TilePattern(3, (1,)), tmp_path / "given")[1].exists()
+
+
+def test_an_unwritable_folder_is_refused_before_building(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="PDB folder"):
+        store.load(TilePattern(3, (1,)), tmp_path / "file" / "pdbs", quiet)
+
+
+BUILD = """
+import sys
+from la.pdb.sliding_tile import TilePattern
+from la.pdb.store import load
+load(TilePattern(3, (4, 5, 6, 7, 8)), sys.argv[1], lambda fraction, text: None)
+"""
+
+
+def test_two_processes_building_the_same_pdb_leave_a_good_pair(tmp_path):
+    builders = [subprocess.Popen([sys.executable, "-c", BUILD, str(tmp_path)], cwd=ROOT) for _ in range(2)]
+    assert [builder.wait(timeout=120) for builder in builders] == [0, 0]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["8-puzzle_4-5-6-7-8.json", "8-puzzle_4-5-6-7-8.npy"]
+    Counted.builds = 0
+    store.load(Counted(3, (4, 5, 6, 7, 8)), tmp_path, quiet)         # the pair on disk checks out
+    assert Counted.builds == 0
+
+
+# --- the named sets and the command line --------------------------------------------------------------------
+
+@pytest.mark.parametrize("domain, items", [("15-puzzle", range(1, 16)), ("24-puzzle", range(1, 25)),
+                                           ("24-pancake", range(24))])
+def test_additive_sets_are_partitions(domain, items):
+    named = sets.partitions(domain)
+    assert len(named) == 2
+    for patterns in named.values():
+        flat = [item for pattern in patterns for item in pattern]
+        assert sorted(flat) == list(items)                              # disjoint, and every item once
+
+
+def test_set_shapes():
+    assert [len(p) for p in sets.partitions("24-puzzle")["A"]] == [5, 5, 5, 5, 4]
+    assert sorted(len(p) for p in sets.partitions("15-puzzle")["A"]) == [3, 6, 6]
+    blocks = sets.partitions("15-blocksworld")["max"]
+    assert len(blocks) == 12 and len(set(blocks)) == 12
+    assert all(len(set(p)) == 4 and set(p) <= set(range(1, 16)) for p in blocks)
+    # the reflection about the main diagonal maps row-neighbours to column-neighbours and undoes itself
+    assert sets.reflect((1, 2, 3), 4) == (4, 8, 12)
+    assert [sets.reflect(p, 4) for p in sets.partitions("15-puzzle")["reflected"]] == sets.partitions(
+        "15-puzzle")["A"]
+    with pytest.raises(ValueError, match="8-puzzle"):
+        sets.partitions("8-puzzle")
+
+
+def test_load_set_loads_each_pattern_once(tmp_path, monkeypatch):
+    monkeypatch.setitem(sets.PARTITIONS, "8-puzzle", {"X": [(1, 2, 3, 4), (5, 6, 7, 8)],
+                                                      "Y": [(5, 6, 7, 8), (1, 2, 3, 4)]})
+    loaded = sets.load_set("8-puzzle", tmp_path, quiet)
+    assert list(loaded) == ["X", "Y"] and loaded["X"][0] is loaded["Y"][1]
+    assert len(list(tmp_path.glob("*.npy"))) == 2
+
+
+def test_cli_refuses_bad_options_before_any_work(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    for argv in [["build", "--domain", "8-puzzle", "--pdb-dir", str(tmp_path / "new")], ["build"], [],
+                 ["build", "--domain", "24-puzzle", "--pdb-dir", str(tmp_path / "file" / "x")]]:
+        with pytest.raises(SystemExit) as stop:
+            cli.main(argv)
+        assert stop.value.code == 2
+        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert not (tmp_path / "new").exists()
+
+
+def test_cli_builds_then_finds_the_set(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sets.PARTITIONS, "8-puzzle", {"A": [(1, 2, 3, 4), (5, 6, 7, 8)]})
+    monkeypatch.setattr(cli, "DOMAINS", (*sets.DOMAINS, "8-puzzle"))
+    assert cli.main(["build", "--domain", "8-puzzle", "--pdb-dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "8-puzzle A: [1, 2, 3, 4]  3,024 entries" in out and str(tmp_path) in out
+    assert err.count("done in") == 2 and "PDB 2 of 2" in err             # one progress line per PDB
+    assert cli.main(["build", "--domain", "8-puzzle", "--pdb-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == ""                               # already built: nothing to do
+
+
+def test_cli_exits_2_on_a_bad_domain():
+    result = subprocess.run([sys.executable, "-m", "la.pdb", "build", "--domain", "25-puzzle"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "25-puzzle" in result.stderr
+
+
+# --- slow tier: the paper's PDBs ----------------------------------------------------------------------------
+
+def manhattan_of_cells(cells: np.ndarray, tiles, width: int) -> np.ndarray:
+    """Sum of the tiles' Manhattan distances when tile tiles[i] is on cells[:, i]."""
+    home = np.array(tiles)
+    return (np.abs(cells // width - home // width) + np.abs(cells % width - home % width)).sum(axis=1)
+
+
+@pytest.mark.slow
+def test_24_puzzle_pdbs_never_below_their_tiles_manhattan_distance(tmp_path):
+    loaded = sets.load_set("24-puzzle", tmp_path)
+    rng = np.random.default_rng(2020)
+    for pdb in loaded["A"] + loaded["B"]:
+        tiles, size = pdb.abstraction.pattern, pdb.abstraction.size
+        ranks = rng.integers(0, size, size=200_000)
+        cells = ranking.unrank(ranks, 25, len(tiles)).astype(np.int64)
+        assert (pdb.table[ranks] >= manhattan_of_cells(cells, tiles, 5)).all(), tiles
+        assert pdb.table[pdb.abstraction.rank(np.arange(25, dtype=np.uint8)[None])[0]] == 0
+    # known: a plain 0-1 BFS over (tile cells, blank cell) gives these tables the same maxima and means
+    first, last = loaded["A"][0], loaded["A"][4]
+    assert first.abstraction.pattern == (1, 2, 5, 6, 7) and last.abstraction.pattern == (11, 12, 17, 22)
+    assert (first.max, round(first.table.mean(), 3)) == (30, 17.307)
+    assert (last.max, round(last.table.mean(), 3)) == (20, 10.964)
+
+
+class PartitionMax:
+    """The larger over partitions of each partition's PDB sum: an admissible heuristic."""
+
+    def __init__(self, loaded: dict):
+        self.partitions = list(loaded.values())
+
+    def __call__(self, states):
+        return np.max([sum(pdb(states) for pdb in pdbs) for pdbs in self.partitions], axis=0)
+
+
+@pytest.mark.slow
+def test_ida_star_with_the_6_6_3_pdbs_solves_korfs_instances_optimally(tmp_path):
+    domain, heuristic = SlidingTile(4), PartitionMax(sets.load_set("15-puzzle", tmp_path))
+    for instance in data.korf100()[:20]:
+        result = ida_star(domain, heuristic, instance.state)
+        assert result.cost == instance.optimal
+        check_plan(domain, instance.state, result.plan)
