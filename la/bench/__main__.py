@@ -1,4 +1,4 @@
-"""Run the project's benchmarks: `python -m la.bench [--only search,nn,neural] [--quick] [--json]`.
+"""Run the project's benchmarks: `python -m la.bench [--only search,nn,neural,pdb] [--quick] [--json]`.
 
 Speed targets live in the issues and are measured here, never in timed tests. Each section is a module of
 `la.bench` with `run(rng, quick) -> results` and `report(results) -> lines`.
@@ -8,17 +8,17 @@ import sys
 
 import numpy as np
 
-from la.bench import neural, nn, search
+from la.bench import neural, nn, pdb, search
 from la.cli import SEED_MAX, Parser, names, run, seed
 
-SECTIONS = {"search": search, "nn": nn, "neural": neural}
+SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb}
 
 
 def main(argv=None) -> int:
     parser = Parser(prog="python -m la.bench", description="Run the project's benchmarks.")
     parser.add_argument("--only", type=names(SECTIONS, "benchmark section"), default=",".join(SECTIONS),
                         help=f"comma-separated sections, at least one of: {', '.join(SECTIONS)} (default: all)")
-    parser.add_argument("--quick", action="store_true", help="smaller instance sets (a smoke run)")
+    parser.add_argument("--quick", action="store_true", help="smaller instance sets and PDBs (a smoke run)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seed", type=seed, default=0, help=f"seed of the random inputs, 0..{SEED_MAX} (default 0)")
     args = parser.parse_args(argv)
