@@ -11,14 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from la import data
 from la.domains import SlidingTile
 from la.heuristics import Manhattan
 from la.pdb import __main__ as cli
 from la.pdb import rank as ranking
 from la.pdb import sets, store
 from la.pdb.sliding_tile import TilePattern
-from la.search import check_plan, ida_star
 from la.search.bfs import ExactDistances
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -336,22 +334,3 @@ def test_24_puzzle_pdbs_never_below_their_tiles_manhattan_distance(tmp_path):
     assert first.abstraction.pattern == (1, 2, 5, 6, 7) and last.abstraction.pattern == (11, 12, 17, 22)
     assert (first.max, round(first.table.mean(), 3)) == (30, 17.307)
     assert (last.max, round(last.table.mean(), 3)) == (20, 10.964)
-
-
-class PartitionMax:
-    """The larger over partitions of each partition's PDB sum: an admissible heuristic."""
-
-    def __init__(self, loaded: dict):
-        self.partitions = list(loaded.values())
-
-    def __call__(self, states):
-        return np.max([sum(pdb(states) for pdb in pdbs) for pdbs in self.partitions], axis=0)
-
-
-@pytest.mark.slow
-def test_ida_star_with_the_6_6_3_pdbs_solves_korfs_instances_optimally(tmp_path):
-    domain, heuristic = SlidingTile(4), PartitionMax(sets.load_set("15-puzzle", tmp_path))
-    for instance in data.korf100()[:20]:
-        result = ida_star(domain, heuristic, instance.state)
-        assert result.cost == instance.optimal
-        check_plan(domain, instance.state, result.plan)

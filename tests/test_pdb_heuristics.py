@@ -19,7 +19,7 @@ from la.pdb.blocksworld import BlockPattern
 from la.pdb.pancake import PancakePattern
 from la.pdb.sliding_tile import TilePattern
 from la.pdb.store import load
-from la.search import ida_star, reference
+from la.search import check_plan, ida_star, reference
 from la.search.bfs import ExactDistances
 
 
@@ -121,10 +121,14 @@ def test_solve_refuses_a_heuristic_without_its_pdbs_in_one_line(args, message):
 # --- the paper-sized sets (PDBs built on first use: minutes) ---------------------------------------------------
 
 @pytest.mark.slow
-def test_pdb_solves_korf_15_puzzles_optimally():
-    h = pdb_heuristic(SlidingTile(4))
-    for instance in data.korf100()[:10]:
-        assert ida_star(SlidingTile(4), h, instance.state).cost == instance.optimal
+def test_pdb_solves_all_of_korfs_15_puzzles_optimally(tmp_path):
+    """Korf & Felner's 6-6-3 partition and its reflection (built here: about a minute)."""
+    domain = SlidingTile(4)
+    h = pdb_heuristic(domain, tmp_path, quiet)
+    for instance in data.korf100():
+        result = ida_star(domain, h, instance.state)
+        assert result.cost == instance.optimal
+        check_plan(domain, instance.state, result.plan)
 
 
 @pytest.mark.slow
@@ -136,3 +140,15 @@ def test_pdb_solves_24_puzzle_tasks_of_moderate_depth_optimally():
     for start in random_walk(domain, 40, np.random.default_rng(4), n=3):
         with_pdb, with_md = ida_star(domain, h, start), ida_star(domain, Manhattan(domain), start)
         assert with_pdb.cost == with_md.cost and with_pdb.generated <= with_md.generated
+
+
+@pytest.mark.slow
+def test_max_pdb_confirms_the_cheapest_blocksworld_test_costs(tmp_path):
+    """An independent check of the exact cost rule on the shipped 15-blocksworld tasks: admissible IDA*
+    with the twelve 4-block PDBs (and Hamming) finds the same optimal costs."""
+    domain = Blocksworld(15)
+    h = max_pdb_heuristic(domain, tmp_path, quiet)
+    for instance in sorted(data.blocksworld50_15(), key=lambda i: i.optimal)[:3]:
+        result = ida_star(domain, h, instance.state)
+        assert result.cost == instance.optimal == optimal_cost(instance.state[None])[0]
+        check_plan(domain, instance.state, result.plan)
