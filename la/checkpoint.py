@@ -1,17 +1,20 @@
 """Checkpoints of a LearnHeuristicPrac run: one .npz written atomically after every iteration.
 
 It holds the FFNN and WUNN with their Adam states, the memory buffer, α, β, y^q, the random generator's
-state and the per-iteration log, so that a resumed run continues exactly where the interrupted one stopped.
+state and the per-iteration log, so that a resumed run continues exactly where the interrupted one stopped;
+and the run's identity — its domain, encoding (`la.features.describe`) and configuration — so that a
+checkpoint is never resumed by another run. The learner hands its state to `save_checkpoint` and restores
+itself from what `read_checkpoint` returns (`la.learn.Learner.save`, `Learner.restore`): this module knows
+the file, not the learner.
 """
 import json
-import math
 import zipfile
 import zlib
-from dataclasses import asdict
+from dataclasses import asdict, is_dataclass
 
 import numpy as np
 
-from la.buffer import MemoryBuffer
+from la.features import ONE_HOT
 from la.io import write_npz
 from la.nn.persist import pack, unpack
 
@@ -19,6 +22,8 @@ META = "__meta__"
 PARTS = ("ffnn", "ffnn_adam", "wunn", "wunn_adam")
 META_KEYS = ("domain", "config", "parts", "iteration", "alpha", "beta", "y_q", "trained", "rng", "log")
 BUFFER = ("buffer/states", "buffer/labels")
+IDENTITY = ("domain", "encoding", "config")       # what makes two checkpoints the same run's
+LEGACY = {"encoding": ONE_HOT}                     # checkpoints written before the encoding was recorded
 
 
 class _Prefixed:
@@ -32,38 +37,44 @@ class _Prefixed:
         return self.data[self.prefix + key]
 
 
-def save_checkpoint(learner, path) -> None:
-    """Write everything needed to continue `learner`, atomically."""
-    arrays, parts = {}, {}
-    for name in PARTS:
-        obj = getattr(learner, name)
+def save_checkpoint(path, parts: dict, buffer: tuple, meta: dict) -> None:
+    """Write a run's state atomically: `parts` maps names in PARTS to networks and optimisers (None: not in
+    this run), `buffer` is the memory buffer's (states, labels), `meta` every JSON entry of META_KEYS but
+    'parts', and the encoding."""
+    arrays, packed = {}, {}
+    for name, obj in parts.items():
         if obj is not None:
-            part_arrays, parts[name] = pack(obj)
+            part_arrays, packed[name] = pack(obj)
             arrays.update({f"{name}/{k}": a for k, a in part_arrays.items()})
-    arrays["buffer/states"], arrays["buffer/labels"] = learner.buffer.states(), learner.buffer.labels()
-    meta = {"domain": learner.domain.name, "config": _config_json(learner.config), "parts": parts,
-            "iteration": learner.iteration, "alpha": learner.alpha, "beta": learner.beta,
-            "y_q": None if math.isinf(learner.y_q) else learner.y_q, "trained": learner.trained,
-            "rng": learner.rng.bit_generator.state, "log": learner.log}
-    arrays[META] = np.array([json.dumps(meta, default=_plain)])
+    arrays[BUFFER[0]], arrays[BUFFER[1]] = buffer
+    arrays[META] = np.array([json.dumps({**meta, "parts": packed}, default=_plain)])
     write_npz(path, arrays)
 
 
-def load_checkpoint(path, domain, config):
-    """The learner saved at `path`; ValueError if the file is damaged or belongs to another run."""
+def read_checkpoint(path, identity: dict) -> dict:
+    """The state saved at `path`: its metadata, with "parts" mapping names to the rebuilt networks and
+    optimisers and "buffer" holding (states, labels). ValueError if the file is damaged, or if it belongs to
+    another run: one whose domain, encoding or configuration differs from `identity`'s."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            return _restore(data, path, domain, config)
+            meta = _read_meta(data, path)
+            saved = {key: meta.get(key, LEGACY.get(key)) for key in IDENTITY}
+            if saved != as_json({key: identity[key] for key in IDENTITY}):
+                raise ValueError(f"{path}: the checkpoint belongs to another run (different domain, encoding "
+                                 f"or config)")
+            parts = {name: unpack(part, _Prefixed(data, name + "/"), path)
+                     for name, part in meta["parts"].items() if name in PARTS}
+            return {**meta, "parts": parts, "buffer": (data[BUFFER[0]], data[BUFFER[1]])}
     except (OSError, EOFError, KeyError, zipfile.BadZipFile) as error:
         raise ValueError(f"{path}: not a readable checkpoint ({error})") from None
 
 
 def check_checkpoint(path) -> None:
-    """ValueError naming `path` unless it is a whole checkpoint that `load_checkpoint` can read.
+    """ValueError naming `path` unless it is a whole checkpoint that `read_checkpoint` can read.
 
     Checked without knowing the run: every array is read (so a damaged member of the zip shows), the metadata
     holds every entry, each saved network and optimiser state rebuilds from arrays of the right shapes, and the
-    buffer's states and labels match. Whether it belongs to the run at hand is `load_checkpoint`'s check.
+    buffer's states and labels match. Whether it belongs to the run at hand is `read_checkpoint`'s check.
     """
     try:
         data = np.load(path, allow_pickle=False)
@@ -101,27 +112,11 @@ def _read_meta(data, path) -> dict:
     return meta
 
 
-def _restore(data, path, domain, config):
-    from la.learn import Learner
-    meta = _read_meta(data, path)
-    if meta["domain"] != domain.name or meta["config"] != _config_json(config):
-        raise ValueError(f"{path}: the checkpoint belongs to another run (different domain or config)")
-    learner = Learner(domain, config, np.random.default_rng(0))
-    for name in PARTS:
-        if getattr(learner, name) is not None:
-            if name not in meta["parts"]:
-                raise ValueError(f"{path}: missing part '{name}'")
-            setattr(learner, name, unpack(meta["parts"][name], _Prefixed(data, name + "/"), path))
-    learner.buffer = MemoryBuffer.from_arrays(config.buffer_size, data["buffer/states"], data["buffer/labels"])
-    learner.iteration, learner.alpha, learner.beta = meta["iteration"], meta["alpha"], meta["beta"]
-    learner.y_q = -math.inf if meta["y_q"] is None else meta["y_q"]
-    learner.trained, learner.log = meta["trained"], meta["log"]
-    learner.rng.bit_generator.state = meta["rng"]
-    return learner
-
-
-def _config_json(config) -> dict:
-    return json.loads(json.dumps(asdict(config)))
+def as_json(value):
+    """`value` as it reads back from JSON (tuples become lists, dataclasses dicts): how checkpoints compare."""
+    if is_dataclass(value):
+        value = asdict(value)
+    return json.loads(json.dumps(value, default=_plain))
 
 
 def _plain(value):

@@ -5,7 +5,7 @@ hour of training, or a figure that cannot be saved at the end of a run, costs th
 place per kind, as argparse `type=` functions (a refusal is one line naming the option) or, for results files,
 a reader that raises ValueError naming the file:
 
-    numbers        integer(low, high) and its instances node_limit, seed, count, weight; seconds
+    numbers        integer(low, high) and its instances node_limit, seed, count, weight; seconds; alpha
     paths          out_folder, figure_file, existing_folder, existing_file: nothing is created while checking
     lists          names(allowed, what): comma-separated names, each one of `allowed`
     results files  read_results(path, experiment, shape), check_shape: what the figures read, before any is drawn
@@ -88,6 +88,17 @@ def seconds(text: str) -> float:
         raise ArgumentTypeError(f"must be a finite number of seconds, got {_shown(text)}")
     if value <= 0:
         raise ArgumentTypeError(f"must be more than 0 seconds, got {_shown(text)}")
+    return value
+
+
+def alpha(text: str) -> float:
+    """An argparse type: the α of y^α, a number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"expected a number between 0 and 1, got {_shown(text)}") from None
+    if not 0 < value < 1:                                   # also refuses nan
+        raise ArgumentTypeError(f"must lie strictly between 0 and 1, got {_shown(text)}")
     return value
 
 

@@ -4,13 +4,15 @@
         for each of NumTasksPerIter tasks:
             generate a task: GenerateTaskPrac with the WUNN (a 1-step walk until anything is trained),
                              or a random walk of LengthInc·(n+1) steps for the LengthInc baseline
-            solve it with IDA* and h = max(round(y^α), 0) within a node budget; keep the plan if solved
+            solve it with IDA* and h = max(round(y^α), h_ad) within a node budget; keep the plan if solved
         if fewer than NumTasksPerIterThresh were solved: α := max(α − Δ, 0.5), and β may not decay
         Update: add the plans' (state, cost-to-goal) records to the memory buffer; train the FFNN on the
                 buffer; train the WUNN until σ_e < √(κε) on every record, or decay β if it cannot; y^q := the
                 q-quantile of the buffer's labels
 
 The single-output network ("N/A", and every efficiency run) plans with the mean and has no α schedule.
+Every domain goes through one encoding (`la.features`, made once per learner): the networks' inputs, and
+h_ad, the admissible floor of the feature domains (paper §5; 0 for the one-hot).
 """
 import math
 import os
@@ -20,11 +22,11 @@ from pathlib import Path
 import numpy as np
 
 from la.buffer import MemoryBuffer
-from la.checkpoint import load_checkpoint, save_checkpoint
+from la.checkpoint import PARTS, as_json, read_checkpoint, save_checkpoint
 from la.config import LearnConfig
-from la.features import encode, encoding_size
+from la.features import describe, for_domain
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.nn import save
+from la.network import save_network
 from la.nn.config import build_ffnn, build_wunn
 from la.search import ida_star
 from la.tasks import generate_task_prac, random_walk_tasks
@@ -33,9 +35,14 @@ from la.tasks import generate_task_prac, random_walk_tasks
 class Learner:
     """One LearnHeuristicPrac run: networks, optimisers, memory buffer, α, β, y^q and the per-iteration log."""
 
-    def __init__(self, domain, config: LearnConfig, rng: np.random.Generator):
-        self.domain, self.config, self.rng = domain, config, rng
-        n_in = encoding_size(domain)
+    def __init__(self, domain, config: LearnConfig, rng: np.random.Generator, encoding=None):
+        """`encoding`: the networks' inputs (`la.features`); by default the paper's for `domain`."""
+        if encoding is None:
+            encoding = for_domain(domain)
+        elif encoding.domain.name != domain.name:
+            raise ValueError(f"{encoding!r} encodes {encoding.domain.name} states, not {domain.name} ones")
+        self.domain, self.config, self.rng, self.encoding = domain, config, rng, encoding
+        n_in = encoding.size
         ffnn_rng, wunn_rng = rng.spawn(2)
         self.ffnn, self.ffnn_adam = build_ffnn(config.ffnn, n_in, ffnn_rng)    # keeps ffnn_rng for dropout
         self.wunn, self.wunn_adam = (build_wunn(config.wunn, n_in, wunn_rng)
@@ -83,8 +90,8 @@ class Learner:
     def planning_heuristic(self):
         """The training-time heuristic (reference §5.3): round(μ), or y^α with the quantile rule."""
         if self.alpha is None:
-            return LikelyAdmissible(self.ffnn, self.domain)
-        return LikelyAdmissible(self.ffnn, self.domain, self.alpha, y_q=self.y_q,
+            return LikelyAdmissible(self.ffnn, self.encoding)
+        return LikelyAdmissible(self.ffnn, self.encoding, self.alpha, y_q=self.y_q,
                                 sigma_else=math.sqrt(self.config.epsilon))      # σ_t² = ε beyond y^q
 
     def make_task(self, n: int):
@@ -94,7 +101,8 @@ class Learner:
             return random_walk_tasks(self.domain, 1, cfg.length_inc * (n + 1), self.rng)[0]
         if not self.trained:
             return random_walk_tasks(self.domain, 1, 1, self.rng)[0]     # reference §5.1: the first iteration(s)
-        return generate_task_prac(self.domain, self.wunn, self.rng, cfg.epsilon, cfg.max_steps, cfg.wunn.K)
+        return generate_task_prac(self.domain, self.wunn, self.rng, cfg.epsilon, cfg.max_steps, cfg.wunn.K,
+                                  encoding=self.encoding)
 
     # --- Update (reference §5.2) -------------------------------------------------------------------------------
 
@@ -104,7 +112,7 @@ class Learner:
         if len(self.buffer) == 0:
             return {"added": 0}
         states, y = self.buffer.states(), self.buffer.labels()
-        X = encode(self.domain, states)
+        X = self.encoding(states)
         ffnn_steps = self.train_ffnn(X, y)
         wunn_blocks, decayed = self.train_wunn(X, y, update_beta) if self.wunn is not None else (0, False)
         self.y_q = float(np.quantile(y, self.config.q, method="median_unbiased"))   # R-8, as MathNet's
@@ -151,11 +159,42 @@ class Learner:
             self.beta *= cfg.gamma
         return cfg.wunn_blocks, decayed
 
+    # --- checkpoints (la.checkpoint) ---------------------------------------------------------------------------
+
+    def identity(self) -> dict:
+        """What a checkpoint must match to continue this run: the domain, the encoding and the configuration."""
+        return {"domain": self.domain.name, "encoding": describe(self.encoding), "config": as_json(self.config)}
+
+    def save(self, path) -> None:
+        """Hand everything needed to continue this run to `la.checkpoint`, which writes it to `path`."""
+        meta = {**self.identity(), "iteration": self.iteration, "alpha": self.alpha, "beta": self.beta,
+                "y_q": None if math.isinf(self.y_q) else self.y_q, "trained": self.trained,
+                "rng": self.rng.bit_generator.state, "log": self.log}
+        save_checkpoint(path, {name: getattr(self, name) for name in PARTS},
+                        (self.buffer.states(), self.buffer.labels()), meta)
+
+    @classmethod
+    def restore(cls, path, domain, config: LearnConfig, encoding=None) -> "Learner":
+        """The learner saved at `path` by `save`; ValueError if the file is damaged or belongs to another run."""
+        learner = cls(domain, config, np.random.default_rng(0), encoding)
+        state = read_checkpoint(path, learner.identity())
+        for name in PARTS:
+            if getattr(learner, name) is not None:
+                if name not in state["parts"]:
+                    raise ValueError(f"{path}: missing part '{name}'")
+                setattr(learner, name, state["parts"][name])
+        learner.buffer = MemoryBuffer.from_arrays(config.buffer_size, *state["buffer"])
+        learner.iteration, learner.alpha, learner.beta = state["iteration"], state["alpha"], state["beta"]
+        learner.y_q = -math.inf if state["y_q"] is None else state["y_q"]
+        learner.trained, learner.log = state["trained"], state["log"]
+        learner.rng.bit_generator.state = state["rng"]
+        return learner
+
     # --- results ---------------------------------------------------------------------------------------------
 
     def test_heuristic(self, alpha: float | None = None):
         """The heuristic used on test tasks: σ_t = σ_a, no quantile rule (paper §5; reference §5.4)."""
-        return LikelyAdmissible(self.ffnn, self.domain, alpha)
+        return LikelyAdmissible(self.ffnn, self.encoding, alpha)
 
     def solved_fraction(self) -> float:
         """Fraction of all training tasks solved within the budget ("Solved Train", paper Table 2)."""
@@ -178,26 +217,31 @@ def _duration(seconds: float) -> str:
 
 
 def learn_heuristic(domain, config: LearnConfig, rng: np.random.Generator, checkpoint=None,
-                    progress=print, snapshots=None, snapshot_every: int = 5) -> Learner:
+                    progress=print, snapshots=None, snapshot_every: int = 5, encoding=None) -> Learner:
     """Run LearnHeuristicPrac to the end, checkpointing after every iteration.
 
     With `checkpoint` (a file path) an existing checkpoint is resumed, and the finished run equals an
     uninterrupted one: the checkpoint holds the networks, optimiser states, buffer, α, β, y^q, the random
     generator's state and the log. `progress` gets one line per iteration (None: silent). With `snapshots`
     (a folder), the FFNN and WUNN after every `snapshot_every`-th iteration are saved there as
-    `iterNN-ffnn.npz` / `iterNN-wunn.npz`, to study how they changed during training.
+    `iterNN-ffnn.npz` / `iterNN-wunn.npz`, to study how they changed during training. `encoding`: the
+    networks' inputs (`la.features`), by default the paper's for `domain`.
     """
+    if encoding is None:
+        encoding = for_domain(domain)
     resume = checkpoint is not None and os.path.exists(checkpoint)
-    learner = load_checkpoint(checkpoint, domain, config) if resume else Learner(domain, config, rng)
+    learner = (Learner.restore(checkpoint, domain, config, encoding) if resume
+               else Learner(domain, config, rng, encoding))
     began, done_before = time.perf_counter(), learner.iteration
     while learner.iteration < config.num_iter:
         learner.run_iteration()
         if checkpoint is not None:
-            save_checkpoint(learner, checkpoint)
+            learner.save(checkpoint)
         if snapshots is not None and learner.iteration % snapshot_every == 0:
             for name in ("ffnn", "wunn"):
                 if getattr(learner, name) is not None:
-                    save(getattr(learner, name), Path(snapshots) / f"iter{learner.iteration:02d}-{name}.npz")
+                    save_network(getattr(learner, name), learner.encoding,
+                                 Path(snapshots) / f"iter{learner.iteration:02d}-{name}.npz")
         if progress is not None:
             per_iteration = (time.perf_counter() - began) / (learner.iteration - done_before)
             progress(learner.progress_line(per_iteration * (config.num_iter - learner.iteration)))

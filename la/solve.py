@@ -1,9 +1,10 @@
-"""Solve one task with IDA* and a classical heuristic.
+"""Solve one task with IDA* and a classical heuristic, pattern databases or a trained network.
 
     python -m la.solve --korf 12
     python -m la.solve --domain 8-puzzle "8 1 2 0 4 3 7 5 6" --algorithm reference
     python -m la.solve --domain 10-pancake --json 9 3 5 1 0 2 8 7 4 6
     python -m la.solve --korf24 1 --heuristic pdb          # pattern databases, built on first use
+    python -m la.solve --network results/suboptimality-reduced/run1/alpha/network.npz --alpha 0.9 --korf 12
 
 Exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
 """
@@ -12,10 +13,13 @@ import json
 import sys
 
 from la import data
-from la.cli import NODES_MAX, WEIGHT_MAX, Parser, node_limit, out_folder, run, seconds, weight
+from la.cli import NODES_MAX, WEIGHT_MAX, Parser, alpha, existing_file, node_limit, out_folder, run, seconds, weight
 from la.domains import Blocksworld, Pancake, make_domain
 from la.domains.blocksworld_cost import optimal_cost
 from la.heuristics import CLASSICAL, Weighted, make_heuristic
+from la.heuristics.likely_admissible import LikelyAdmissible
+from la.network import check_domain, load_network, network_encoding
+from la.nn import FFNN
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
 
@@ -39,11 +43,17 @@ heuristics: md (sliding tiles), gap (pancakes), hamming (any); pdb: the larger o
   PDBs missing from the cache folder (--pdb-dir, else $LA_PDB_DIR, else ~/.cache/la/pdb) are built first,
   with a progress line on stderr: about 2 minutes for the 24-puzzle's ten.
 
+trained networks: --network PATH plans with a network saved by la's experiments (network.npz) on the domain
+  it was trained on, which it records (files saved before that are 15-puzzle networks); a state without
+  --domain is read as a state of that domain. h = max(round(y^α), h_ad), h_ad the largest admissible feature
+  on the 24-puzzle, 24-pancake and 15-blocksworld (paper §5; 0 on the 15-puzzle). --alpha A plans with y^α,
+  two-output networks only; without it, with the network's mean μ (for a two-output network, as --alpha 0.5).
+
 output: the start, the plan as one state per line (each after a move), and the cost, node counts and time;
   one line per IDA* iteration on stderr (bound, nodes, time). --json prints one object instead: domain,
   heuristic, algorithm, order, weight, start, optimal (if known), solved, cost, plan (a list of states),
   generated, expanded, iterations, seconds, status, per_iteration (nodes per iteration), bounds,
-  nodes_per_second.
+  nodes_per_second; with --network also network (its path) and alpha (null: the mean).
 
 exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
 """
@@ -58,6 +68,10 @@ def parse_args(argv):
     parser.add_argument("--heuristic", choices=HEURISTICS, default=None,
                         help="md (sliding tiles, default there), gap (pancakes, default there), hamming, pdb, "
                              "max-pdb, exact (blocksworld); see below")
+    parser.add_argument("--network", type=existing_file, metavar="PATH",
+                        help="plan with this trained network (a network.npz saved by la) instead of --heuristic")
+    parser.add_argument("--alpha", type=alpha, metavar="A",
+                        help="with --network: plan with y^α, 0 < A < 1 (two-output networks); default: the mean")
     parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
                         help="where pattern databases are cached (default: $LA_PDB_DIR, else ~/.cache/la/pdb)")
     parser.add_argument("--algorithm", choices=("batched", "reference"), default="batched")
@@ -78,15 +92,16 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def task(args):
-    """The domain, the start state and its optimal cost if known, from the arguments."""
+def task(args, default_domain: str = "15-puzzle"):
+    """The domain, the start state and its optimal cost if known, from the arguments; a state without
+    --domain belongs to `default_domain`."""
     chosen = [name for name, given in [("a state", bool(args.state)), ("--korf", args.korf is not None),
                                        ("--korf24", args.korf24 is not None)] if given]
     if len(chosen) != 1:
         raise ValueError("give exactly one of: a state, --korf N, --korf24 N"
                          + (f" (got {' and '.join(chosen)})" if chosen else ""))
     if args.state:
-        domain = make_domain("15-puzzle" if args.domain is None else args.domain)
+        domain = make_domain(default_domain if args.domain is None else args.domain)
         return domain, domain.parse(" ".join(args.state)), None
     korf15 = args.korf is not None
     name, instances, count = ("15-puzzle", data.korf100(), 100) if korf15 else ("24-puzzle", data.korf50_24(), 50)
@@ -101,9 +116,15 @@ def task(args):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    domain, start, optimal = task(args)
-    name = args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md")
-    heuristic = heuristic_named(name, domain, args.pdb_dir)
+    network, about = trained_network(args)
+    domain, start, optimal = task(args, about["domain"] if about else "15-puzzle")
+    if network is not None:
+        check_domain(about, domain, args.network)
+        name = "network"
+        heuristic = LikelyAdmissible(network, network_encoding(about, args.pdb_dir), args.alpha)
+    else:
+        name = args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md")
+        heuristic = heuristic_named(name, domain, args.pdb_dir)
     if args.weight > 1:
         heuristic = Weighted(heuristic, args.weight)
     if domain.size >= 25 and name in ("md", "hamming") and args.node_limit is None and args.time_limit is None:
@@ -119,6 +140,8 @@ def main(argv=None) -> int:
                   "algorithm": args.algorithm, "order": args.order if args.algorithm == "batched" else None,
                   "weight": args.weight, "start": start.astype(int).tolist(), "optimal": optimal,
                   **result.to_json(), "nodes_per_second": result.nodes_per_second}
+        if network is not None:
+            record.update(network=str(args.network), alpha=args.alpha)
         print(json.dumps(record))
     else:
         print(domain.format(start))
@@ -131,6 +154,24 @@ def main(argv=None) -> int:
               f"iterations {result.iterations}  {result.seconds:.2f} s  "
               f"{result.nodes_per_second / 1e6:.2f} M nodes/s")
     return 0 if result.solved else 1
+
+
+def trained_network(args) -> tuple:
+    """The --network's FFNN and its record of domain and encoding (None, None without --network), checked
+    against --heuristic and --alpha; its PDBs are loaded later, once the task is known to be its domain's."""
+    if args.network is None:
+        if args.alpha is not None:
+            raise ValueError("--alpha is the α of a trained network's y^α: give --network too")
+        return None, None
+    if args.heuristic is not None:
+        raise ValueError(f"give either --heuristic or --network, not both (got --heuristic {args.heuristic})")
+    network, about = load_network(args.network)
+    if not isinstance(network, FFNN):
+        raise ValueError(f"{args.network}: a {type(network).__name__} (task generation), not a planning network")
+    if args.alpha is not None and network.n_out != 2:
+        raise ValueError(f"--alpha needs a two-output network (μ and σ_a); {args.network} predicts the mean "
+                         f"only: leave --alpha out")
+    return network, about
 
 
 def heuristic_named(name: str, domain, pdb_folder=None):

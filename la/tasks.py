@@ -3,14 +3,15 @@
 GenerateTaskPrac walks back from the goal like a random walk, but each step is drawn from a softmax over the
 epistemic uncertainty σ_e of the candidate predecessors (the previous state excluded), so the walk heads for
 what the WUNN has not learnt; it stops at the first state whose σ_e reaches ε, which becomes the task's
-start, or after MaxSteps − 1 steps (reference §4: the count is checked before each step).
+start, or after MaxSteps − 1 steps (reference §4: the count is checked before each step). Where undoing the
+last step is the only move, the walk takes it, as `la.domains.random_walk` does.
 """
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from la.domains import random_walk
-from la.features import encode
+from la.features import for_domain
 
 
 @dataclass
@@ -34,13 +35,18 @@ def softmax(x: np.ndarray) -> np.ndarray:
 
 
 def generate_task_prac(domain, wunn, rng: np.random.Generator, epsilon: float = 1.0, max_steps: int = 1000,
-                       K: int = 100, trace: bool = False) -> Task:
+                       K: int = 100, trace: bool = False, encoding=None) -> Task:
     """GenerateTaskPrac (reference §4): walk back from the goal by softmax(σ_e) until σ_e >= ε or MaxSteps.
 
     σ_e is the standard deviation of K sampled WUNN outputs (the reference's unit; with ε = 1 the paper's
     σ_e² >= ε is the same test). Only the sampled state is tested against ε. With `trace`, every step's
     candidates, their σ_e and probabilities and the chosen index are kept (tutorial 07, Figure 1).
+    `encoding` gives the WUNN's inputs (`la.features`); by default the paper's for `domain`, made here.
     """
+    if encoding is None:
+        encoding = for_domain(domain)
+    elif encoding.domain.name != domain.name:
+        raise ValueError(f"{encoding!r} encodes {encoding.domain.name} states, not {domain.name} ones")
     state, pop, count, u = domain.goal.copy(), -1, 0, 0.0
     steps = []
     while u < epsilon:
@@ -48,7 +54,9 @@ def generate_task_prac(domain, wunn, rng: np.random.Generator, epsilon: float = 
         if count >= max_steps:
             break
         _, move, candidates = domain.expand(state[None], np.array([pop]))     # E_rev minus the previous state
-        _, sigma_e = wunn.predict(encode(domain, candidates), K, rng)
+        if len(candidates) == 0:          # undoing is the only move (a single tower in blocksworld): take it,
+            _, move, candidates = domain.expand(state[None])                  # as `random_walk` does
+        _, sigma_e = wunn.predict(encoding(candidates), K, rng)
         p = softmax(sigma_e)
         k = int(rng.choice(len(p), p=p))
         if trace:

@@ -1,4 +1,6 @@
-"""LearnHeuristicPrac on the 8-puzzle: labels, schedules, buffer, determinism, checkpoints."""
+"""LearnHeuristicPrac on the 8-puzzle: labels, schedules, buffer, determinism, checkpoints; the per-domain
+configurations."""
+import json
 import math
 from dataclasses import replace
 
@@ -6,11 +8,11 @@ import numpy as np
 import pytest
 
 from la.buffer import MemoryBuffer
-from la.checkpoint import load_checkpoint, save_checkpoint
-from la.config import LearnConfig
-from la.domains import SlidingTile
+from la.config import DOMAINS, LearnConfig
+from la.domains import SlidingTile, make_domain
+from la.experiments.suboptimality import SuboptimalityConfig
 from la.learn import Learner, learn_heuristic
-from la.nn.config import FFNNConfig
+from la.nn.config import FFNNConfig, WUNNConfig
 from la.search.bfs import ExactDistances
 
 EIGHT = SlidingTile(3)
@@ -99,6 +101,39 @@ def test_gamma_reaches_beta_final_after_num_iter_decays():
     assert LearnConfig().gamma == pytest.approx(0.84337, abs=1e-5)       # reference §5.2: NumIter = 50
 
 
+def test_domain_configs_hold_the_papers_values_and_node_budgets():
+    assert DOMAINS["15-puzzle"].learn() == LearnConfig()                # the 15-puzzle's runs stay as they were
+    assert DOMAINS["15-puzzle"].learn(n_out=1) == SuboptimalityConfig().learn_mean
+    # the paper's Table 3 at α = 0.9: (generated nodes, seconds) per task, and t_max = 300 s in those units
+    table3 = {"24-puzzle": (628_101_474, 1_371, 137.4e6), "24-pancake": (54_089_822, 199, 81.5e6),
+              "15-blocksworld": (112_390_208, 54, 624.4e6)}
+    for name, (nodes, seconds, about) in table3.items():
+        config = DOMAINS[name]
+        make_domain(config.domain)
+        alpha, mean = config.learn(), config.learn(n_out=1)
+        assert alpha.node_limit == round(300 * nodes / seconds) == pytest.approx(about, rel=0.001)
+        assert (alpha.num_iter, alpha.max_steps, alpha.ffnn.n_hidden, alpha.wunn.n_hidden) == (75, 5000, 8, 8)
+        assert (alpha.ffnn.n_out, alpha.ffnn.dropout, mean.ffnn.n_out, mean.ffnn.dropout) == (2, 0.0, 1, 0.0)
+        assert replace(alpha, num_iter=50, max_steps=1000, node_limit=LearnConfig().node_limit,
+                       ffnn=FFNNConfig(), wunn=WUNNConfig()) == LearnConfig()   # every other constant the 15-puzzle's
+
+
+def test_a_checkpoint_saved_before_encodings_were_recorded_resumes_with_the_one_hot(tmp_path):
+    learner = trained_learner(SMALL)
+    path = tmp_path / "c.npz"
+    learner.save(path)
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files}
+    meta = json.loads(str(arrays["__meta__"][0]))
+    del meta["encoding"]                                                  # as la wrote checkpoints before
+    arrays["__meta__"] = np.array([json.dumps(meta)])
+    np.savez(path, **arrays)
+    restored = Learner.restore(path, EIGHT, SMALL)
+    assert restored.iteration == 1 and restored.log == json.loads(json.dumps(learner.log))
+    for name, value in learner.ffnn.params.items():
+        np.testing.assert_array_equal(restored.ffnn.params[name], value)
+
+
 def test_the_last_iteration_is_not_trained_on(small_run):
     learner = small_run
     assert "ffnn_steps" in learner.log[-2] and "ffnn_steps" not in learner.log[-1]
@@ -132,7 +167,7 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
 
     with pytest.raises(Interrupt):
         learn_heuristic(EIGHT, SMALL, np.random.default_rng(7), checkpoint=path, progress=stop_after_two)
-    assert load_checkpoint(path, EIGHT, SMALL).iteration == 2
+    assert Learner.restore(path, EIGHT, SMALL).iteration == 2
     resumed = learn_heuristic(EIGHT, SMALL, np.random.default_rng(999), checkpoint=path, progress=None)
     assert strip_times(resumed.log) == strip_times(whole.log)
     for net in ("ffnn", "wunn"):
@@ -144,12 +179,12 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
 def test_damaged_or_foreign_checkpoints_are_refused(tmp_path):
     learner = trained_learner(SMALL)
     path = tmp_path / "c.npz"
-    save_checkpoint(learner, path)
+    learner.save(path)
     with pytest.raises(ValueError, match="another run"):
-        load_checkpoint(path, EIGHT, replace(SMALL, num_iter=9))
+        Learner.restore(path, EIGHT, replace(SMALL, num_iter=9))
     path.write_bytes(path.read_bytes()[:200])
     with pytest.raises(ValueError, match="checkpoint"):
-        load_checkpoint(path, EIGHT, SMALL)
+        Learner.restore(path, EIGHT, SMALL)
 
 
 @pytest.mark.parametrize("config", [

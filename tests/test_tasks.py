@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from la.domains import SlidingTile
+from la.domains import Blocksworld, SlidingTile
 from la.heuristics import Manhattan
 from la.tasks import generate_task_prac, random_walk_tasks, softmax
 
@@ -70,6 +70,29 @@ def test_generate_task_respects_max_steps():
                               trace=True)
     assert task.steps == 50 and len(task.trace) == 49                  # the cap is checked before each step
     domain.validate(task.start)
+
+
+class Supports:
+    """A stand-in encoding: the state's numbers as inputs (any domain)."""
+
+    def __init__(self, domain):
+        self.domain = domain
+
+    def __call__(self, states):
+        return states.astype(np.float32)
+
+
+def test_generate_task_takes_the_undoing_move_where_it_is_the_only_one():
+    """In a 2-blocksworld, from block 1 on block 2 the one move puts 1 back on the table: a dead end for a walk
+    that never undoes its last step. The walk takes it, as random_walk does, and goes on to MaxSteps."""
+    domain = Blocksworld(2)
+    task = generate_task_prac(domain, NoUncertainty(), np.random.default_rng(5), epsilon=1.0, max_steps=30,
+                              trace=True, encoding=Supports(domain))
+    assert task.steps == 30 and len(task.trace) == 29
+    stuck = [step for step in task.trace if step["state"].tolist() == [2, 0]]
+    assert stuck and all(step["candidates"].tolist() == [[0, 0]] for step in stuck)     # back to both on the table
+    with pytest.raises(ValueError, match="encodes 2-blocksworld states, not 3-blocksworld"):
+        generate_task_prac(Blocksworld(3), NoUncertainty(), np.random.default_rng(5), encoding=Supports(domain))
 
 
 def test_generate_task_is_reproducible():

@@ -25,6 +25,9 @@ import la.search.reference
 import la.solve as solve
 from la import cli
 from la.domains import Blocksworld, Pancake, SlidingTile, make_domain
+from la.features import TwoDim
+from la.network import save_network
+from la.nn import FFNN, WUNN, save
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "figures"
@@ -269,6 +272,11 @@ def make_inputs(folder: Path) -> None:
     for which in ("alpha", "mean"):
         (folder / "broken" / "run1" / which).mkdir(parents=True)
         (folder / "broken" / "run1" / which / "network.npz").write_bytes(b"not a network")
+    rng = np.random.default_rng(0)
+    save_network(FFNN(128, 20, 1, rng), TwoDim(SlidingTile(4)), folder / "mean.npz")
+    save_network(WUNN(128, 20, rng), TwoDim(SlidingTile(4)), folder / "wunn.npz")
+    pancake = {"encoding": "PancakeFeatures", "partitions": [[[0, 1, 2, 3], [4, 5, 6, 7]]]}    # PDBs never built
+    save(FFNN(6, 8, 2, rng), folder / "pancake.npz", about={"domain": "8-pancake", "encoding": pancake})
     efficiency_record = json.loads((FIGURES / "efficiency.json").read_text())
     sub_record = json.loads((FIGURES / "suboptimality.json").read_text())
     files = {"efficiency.json": efficiency_record, "suboptimality.json": sub_record}
@@ -336,6 +344,20 @@ CASES = [
     ("solve", ["--korf", "1", "--order", "random"], "invalid choice"),
     ("solve", ["--korf", "1", "--heuristic", "gap"], "pancake puzzles"),
     ("solve", ["--domain", "5-pancake", "--heuristic", "md", "0 1 2 3 4"], "sliding-tile"),
+    # la.solve: trained networks
+    ("solve", ["--korf", "1", "--network", "{in}/nowhere.npz"], "no file"),
+    ("solve", ["--korf", "1", "--network", "{in}/empty"], "is a folder"),
+    ("solve", ["--korf", "1", "--network", "{in}/file"], "not an .npz archive"),
+    ("solve", ["--korf", "1", "--network", "{in}/wunn.npz"], "not a planning network"),
+    ("solve", ["--korf", "1", "--network", "{in}/mean.npz", "--alpha", "0.9"], "two-output network"),
+    ("solve", ["--korf", "1", "--network", "{in}/mean.npz", "--alpha", "1"], "strictly between 0 and 1"),
+    ("solve", ["--korf", "1", "--network", "{in}/mean.npz", "--alpha", "nan"], "strictly between 0 and 1"),
+    ("solve", ["--korf", "1", "--network", "{in}/mean.npz", "--alpha", "x"], "a number between 0 and 1"),
+    ("solve", ["--korf", "1", "--network", "{in}/mean.npz", "--heuristic", "md"], "not both"),
+    ("solve", ["--korf", "1", "--alpha", "0.9"], "give --network too"),
+    ("solve", ["--korf", "1", "--network", "{in}/pancake.npz"], "trained on the 8-pancake, not the 15-puzzle"),
+    ("solve", ["--network", "{in}/pancake.npz", "--domain", "9-pancake", "0 1 2 3 4 5 6 7 8"], "not the 9-pancake"),
+    ("solve", ["--network", "{in}/pancake.npz", "0 1 2"], "8-pancake state has 8 numbers"),
     # la.solve: malformed states
     ("solve", ["1 2 3"], "has 16 numbers"),
     ("solve", ["0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 x"], "list of integers"),

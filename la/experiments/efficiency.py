@@ -25,7 +25,7 @@ from la.experiments.folder import ROOT, prepare, provenance
 from la.experiments.runner import add_run_options, mean_std, run_units, unit_progress, unit_rng
 from la.io import write_json, write_text
 from la.learn import learn_heuristic
-from la.nn import save
+from la.network import save_network
 from la.nn.config import FFNNConfig
 from la.search import ida_star
 
@@ -90,7 +90,7 @@ def unit(spec: dict, out: Path, verbose: bool) -> dict:
     learner = learn_heuristic(SlidingTile(4), cfg.learn_config(spec["variant"]), rng,
                               checkpoint=folder / "checkpoint.npz",
                               progress=unit_progress(folder, name, verbose))
-    save(learner.ffnn, folder / "network.npz")
+    save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
     h = learner.test_heuristic()
     tests = [solve_in_order(h, test_set(spec["seed"], spec["run"], j, cfg.test_tasks), cfg.test_budget,

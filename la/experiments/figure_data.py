@@ -7,10 +7,9 @@ must go further.
 """
 import numpy as np
 
-from la.checkpoint import load_checkpoint
 from la.domains import SlidingTile
-from la.features import encode
 from la.experiments.runner import unit_rng
+from la.learn import Learner
 from la.search import ida_star
 from la.tasks import generate_task_prac
 
@@ -24,9 +23,10 @@ def trace_json(task) -> list:
 def generate_task_traces(checkpoint, config, seed: int) -> dict:
     """A walk with the checkpoint's WUNN, then the same states and a new walk after an Update on its plan."""
     domain = SlidingTile(4)
-    learner = load_checkpoint(checkpoint, domain, config)
+    learner = Learner.restore(checkpoint, domain, config)
     K, epsilon = config.wunn.K, config.epsilon
-    before = generate_task_prac(domain, learner.wunn, unit_rng(seed, 7, 1), epsilon, config.max_steps, K, trace=True)
+    before = generate_task_prac(domain, learner.wunn, unit_rng(seed, 7, 1), epsilon, config.max_steps, K, trace=True,
+                                encoding=learner.encoding)
     result = ida_star(domain, learner.planning_heuristic(), before.start, node_limit=config.node_limit,
                       order=config.order)
     record = {"epsilon": epsilon, "before": trace_json(before), "start": before.start.tolist(),
@@ -35,7 +35,8 @@ def generate_task_traces(checkpoint, config, seed: int) -> dict:
         return record
     learner.update([result.plan], update_beta=False)
     walked = np.array([s["candidates"][s["chosen"]] for s in record["before"]], dtype=np.uint8)
-    _, sigma_e = learner.wunn.predict(encode(domain, walked), K, unit_rng(seed, 7, 2))
-    after = generate_task_prac(domain, learner.wunn, unit_rng(seed, 7, 1), epsilon, config.max_steps, K, trace=True)
+    _, sigma_e = learner.wunn.predict(learner.encoding(walked), K, unit_rng(seed, 7, 2))
+    after = generate_task_prac(domain, learner.wunn, unit_rng(seed, 7, 1), epsilon, config.max_steps, K, trace=True,
+                               encoding=learner.encoding)
     record.update({"sigma_e_after_update": sigma_e.tolist(), "after": trace_json(after), "steps_after": after.steps})
     return record

@@ -18,7 +18,6 @@ h* along the optimal solutions (la/calibration.py).
 """
 import json
 import sys
-import zipfile
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -36,7 +35,7 @@ from la.heuristics import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.io import write_json, write_text
 from la.learn import learn_heuristic
-from la.nn import load, save
+from la.network import load_network, save_network
 from la.nn.config import FFNNConfig
 from la.search import ida_star
 
@@ -104,7 +103,7 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     learner = learn_heuristic(SlidingTile(4), learn_cfg, unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
                               checkpoint=folder / "checkpoint.npz",
                               progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots")
-    save(learner.ffnn, folder / "network.npz")
+    save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
     if which == "alpha":
         write_json(folder / "generate_task.json", figure_data.generate_task_traces(folder / "checkpoint.npz",
@@ -122,8 +121,8 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     if row == "MD":
         h, limit = Manhattan(domain), cfg.md_node_limit
     else:
-        network = load(Path(spec["networks"]) / f"run{spec['run']}" / ("mean" if row == "N/A" else "alpha")
-                       / "network.npz")
+        network, _ = load_network(Path(spec["networks"]) / f"run{spec['run']}" / ("mean" if row == "N/A" else "alpha")
+                                  / "network.npz", domain)
         h, limit = LikelyAdmissible(network, domain, None if row == "N/A" else float(row)), cfg.test_node_limit
     records, progress = [], unit_progress(out / spec["name"], spec["name"], verbose)
     for instance in [i for i in data.korf100() if i.id in cfg.instances]:
@@ -140,7 +139,7 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
 
 def calibration_unit(spec: dict, out: Path, verbose: bool) -> dict:
     """For each α, the fraction of the 5,305 states with y^α <= h* (and with h <= h*)."""
-    network = load(Path(spec["networks"]) / f"run{spec['run']}" / "alpha" / "network.npz")
+    network, _ = load_network(Path(spec["networks"]) / f"run{spec['run']}" / "alpha" / "network.npz", SlidingTile(4))
     states, h_star = korf_states_with_h_star()
     rows = calibration(lambda alpha: LikelyAdmissible(network, SlidingTile(4), alpha), states, h_star)
     at_09 = next(r for r in rows if r["alpha"] == 0.9)["y_alpha_below_h_star"]
@@ -246,9 +245,9 @@ def check_networks(folder: Path, runs: int) -> None:
             if not path.is_file():
                 raise ValueError(f"--networks {folder}: no network for run {r} ({which}/network.npz)")
             try:
-                network = load(path)
-            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-                raise ValueError(f"--networks: cannot read {path} ({error})") from None
+                network, _ = load_network(path, SlidingTile(4))
+            except ValueError as error:
+                raise ValueError(f"--networks: {error}") from None
             if getattr(network, "n_out", None) != outputs:
                 raise ValueError(f"--networks: {path} is not a {outputs}-output FFNN, as the {which!r} network must be")
 

@@ -30,7 +30,7 @@ class BlockFeatures(Features):
         if pdbs is None:
             pdbs = load_set(domain.name, folder, progress)
         self.domain = domain
-        self.pdbs, _ = partition_list(pdbs, domain, additive=False)
+        self.pdbs, self.groups = partition_list(pdbs, domain, additive=False)   # groups: only to describe it
         N = domain.size
         self.scale = np.array(pdb_scales(self.pdbs) + [N], dtype=np.float32)
         self.size = len(self.scale) + 1

@@ -1,4 +1,4 @@
-"""The likely-admissible heuristic y^α from the planning network (paper §3–§4; reference §5.3, §5.4).
+"""The likely-admissible heuristic y^α from the planning network (paper §3–§5; reference §5.3, §5.4).
 
 The FFNN predicts, for a state x, a mean μ and an aleatoric spread σ_a of the cost-to-goal y, both in units
 of y/10 (reference §6.1). Reading y | x ~ N(μ, σ²), the value y^α with P(y^α <= y | x) = α is
@@ -6,24 +6,32 @@ of y/10 (reference §6.1). Reading y | x ~ N(μ, σ²), the value y^α with P(y^
     y^α = μ − σ·Φ⁻¹(α),
 
 an underestimate with probability α: α = 0.5 is the mean, α = 0.9 sits 1.28 σ below it. IDA* needs integers,
-so h = max(round(y^α), 0), rounded half to even as C#'s Math.Round (and numpy.rint) do.
+so h = max(round(y^α), h_ad), rounded half to even as C#'s Math.Round (and numpy.rint) do. h_ad is the floor
+the encoding gives (`la.features.base`): on the feature domains the largest admissible feature (paper §5; the
+authors' `NNBayesHeuristic.H`), for the one-hot none, and the floor is 0.
 
 Which σ: at test time σ_t = σ_a (paper §5). During training the paper's quantile rule (§4) applies, as the
 reference computes it (§5.3): where the network's mean lies below y^q, the q-quantile of the training labels,
 it has seen such states and σ_t = σ_a; above it, σ_a is not to be trusted and σ_t = √ε = 1 cost unit. Before
-anything is trained y^q = −∞, so every state takes the second branch. A mean-only network plans with round(μ).
+anything is trained y^q = −∞, so every state takes the second branch. A mean-only network plans with
+max(round(μ), h_ad). The floor applies in every case.
 
 Inside IDA* the network costs about as much as the search itself, so the heuristic is incremental (see
-`la.heuristics.base`): it carries each node's hidden pre-activation z1 = x·W1 + b1. In the one-hot encoding
-(`la.features.one_hot`) a move changes four input bits — the moved tile's column or row and the blank's — so a
-child's z1 is its parent's plus one precomputed row of a (tile, move) table: one gather and one add instead of
-a 128 × 20 product. z1 is kept in float64, in which the sum of a path's updates equals the product from
-scratch to ~1e-13; the tests check that the two give the same integer h.
+`la.heuristics.base`), through the encoding's `start` and `step`:
+
+- The one-hot (`la.features.one_hot`) carries each node's hidden pre-activation z1 = x·W1 + b1. A move
+  changes four input bits — the moved tile's column or row and the blank's — so a child's z1 is its parent's
+  plus one precomputed row of a (tile, move) table: one gather and one add instead of a 128 × 20 product. z1
+  is kept in float64, in which the sum of a path's updates equals the product from scratch to ~1e-13; the
+  tests check that the two give the same integer h.
+- Any other encoding carries each node's inputs x, floor h_ad and the encoding's own carry (one record per
+  node, a NumPy structured array); the encoding's `step` gives the children's, and z1 = x·W1 + b1 is computed
+  from the child's x: with 14 or 15 inputs that product costs less than the features themselves.
 """
 import numpy as np
 from scipy.stats import norm
 
-from la.features import two_dim, two_dim_index
+from la.features import TwoDim, for_domain, two_dim_index
 
 SCALE = 10.0      # the FFNN learns y/10 (reference §6.1): its outputs times SCALE are in cost units
 
@@ -39,24 +47,32 @@ def to_h(v, floor=0) -> np.ndarray:
 
 
 class LikelyAdmissible:
-    """h(s) = max(round(y^α), 0) from an FFNN on the sliding-tile puzzle's one-hot encoding.
+    """h(s) = max(round(y^α), h_ad) from an FFNN on an encoding of the states (`la.features`).
 
-    alpha=None plans with the mean (the single-output "N/A" network). With an alpha, y_q=None is the test-time
-    heuristic (σ_t = σ_a); a number (or -inf before the first training) switches on the training-time
-    quantile rule, y_q in cost units.
+    `encoding` is an encoding, or a domain, whose paper encoding is then made (`la.features.for_domain`; for the
+    feature domains that loads PDBs, so keep one encoding and pass it). alpha=None plans with the mean (the
+    single-output "N/A" network). With an alpha, y_q=None is the test-time heuristic (σ_t = σ_a); a number (or
+    -inf before the first training) switches on the training-time quantile rule, y_q in cost units.
     """
 
-    def __init__(self, ffnn, domain, alpha: float | None = None, y_q: float | None = None,
+    def __init__(self, ffnn, encoding, alpha: float | None = None, y_q: float | None = None,
                  sigma_else: float = 1.0, scale: float = SCALE):
         if alpha is not None and not 0 < alpha < 1:
             raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
         if alpha is not None and ffnn.n_out != 2:
             raise ValueError("a likely-admissible heuristic needs the two-output network (μ and σ_a)")
+        if not hasattr(encoding, "start"):
+            encoding = for_domain(encoding)
+        if ffnn.n_in != encoding.size:
+            raise ValueError(f"the network has {ffnn.n_in} inputs, but {encoding!r} gives {encoding.size}")
         self.net = ffnn.astype(np.float64)                 # a frozen float64 copy: training goes on elsewhere
-        self.domain, self.alpha, self.y_q = domain, alpha, y_q
+        self.encoding, self.domain = encoding, encoding.domain
+        self.alpha, self.y_q = alpha, y_q
         self.sigma_else, self.scale = sigma_else, scale
         self.z_alpha = None if alpha is None else float(norm.ppf(alpha))
-        self._tables()
+        self.one_hot = isinstance(encoding, TwoDim)
+        if self.one_hot:
+            self._tables()
 
     def _tables(self):
         """T[v, p]: v at position p's share of z1; D[v·M + m]: the change of z1 when move m slides tile v."""
@@ -71,7 +87,15 @@ class LikelyAdmissible:
 
     def hidden(self, states) -> np.ndarray:
         """z1 = x·W1 + b1 from scratch, float64 (n, H)."""
-        return two_dim(states, self.domain.width).astype(np.float64) @ self.net.params["W1"] + self.net.params["b1"]
+        return self._hidden(self.encoding(states))
+
+    def _hidden(self, x) -> np.ndarray:
+        return x.astype(np.float64) @ self.net.params["W1"] + self.net.params["b1"]
+
+    def floor(self, states):
+        """h_ad, the encoding's admissible floor of each state ((n,) int64), or 0 when it has none."""
+        h_ad = self.encoding.admissible(states)
+        return 0 if h_ad is None else h_ad
 
     def values(self, z1) -> np.ndarray:
         """Real-valued y^α (or μ) in cost units from hidden pre-activations (reference §5.3, §5.4)."""
@@ -83,15 +107,42 @@ class LikelyAdmissible:
             v = np.where(self.scale * mu < self.y_q, v, self.scale * mu - self.sigma_else * self.z_alpha)
         return v
 
+    def from_inputs(self, x, h_ad) -> np.ndarray:
+        """max(round(y^α), h_ad) from the inputs x and floors h_ad (None: 0) of a batch."""
+        return to_h(self.values(self._hidden(x)), 0 if h_ad is None else h_ad)
+
     def __call__(self, states) -> np.ndarray:
-        return to_h(self.values(self.hidden(states)))
+        x, h_ad, _ = self.encoding.start(states)                                  # x and h_ad in one pass
+        return self.from_inputs(x, h_ad)
 
     def start(self, states):
-        z1 = self.hidden(states)
-        return to_h(self.values(z1)), z1
+        if self.one_hot:
+            z1 = self.hidden(states)
+            return to_h(self.values(z1)), z1
+        x, h_ad, carry = self.encoding.start(states)
+        return self.from_inputs(x, h_ad), pack(x=x, h_ad=h_ad, carry=carry)
 
     def step(self, states, h, carry, parent, move):
-        tile, _, _ = self.domain.moved_tile(states, parent, move)
-        z1 = np.take(carry, parent, axis=0)                                       # (n, H)
-        z1 += np.take(self.delta, tile.astype(np.int64) * self.moves + move, axis=0)
-        return to_h(self.values(z1)), z1
+        if self.one_hot:
+            tile, _, _ = self.domain.moved_tile(states, parent, move)
+            z1 = np.take(carry, parent, axis=0)                                   # (n, H)
+            z1 += np.take(self.delta, tile.astype(np.int64) * self.moves + move, axis=0)
+            return to_h(self.values(z1)), z1
+        x, h_ad, carry = self.encoding.step(states, *unpack(carry, ("x", "h_ad", "carry")), parent, move)
+        return self.from_inputs(x, h_ad), pack(x=x, h_ad=h_ad, carry=carry)
+
+
+def pack(**fields) -> np.ndarray:
+    """Arrays with one row per node as one structured array (the search keeps one carry per node); fields
+    that are None are left out."""
+    present = {name: a for name, a in fields.items() if a is not None}
+    rows = len(next(iter(present.values())))
+    packed = np.empty(rows, dtype=[(name, a.dtype, a.shape[1:]) for name, a in present.items()])
+    for name, a in present.items():
+        packed[name] = a
+    return packed
+
+
+def unpack(packed: np.ndarray, names) -> list:
+    """The fields `names` of a `pack`ed array (views), None for those left out."""
+    return [packed[name] if name in packed.dtype.names else None for name in names]

@@ -41,17 +41,27 @@ def pack(obj) -> tuple[dict, dict]:
     return arrays, json.loads(json.dumps({"class": type(obj).__name__, "format": FORMAT, **meta}, default=_jsonable))
 
 
-def save(obj, path) -> None:
-    """Write an FFNN, WUNN or Adam to `path` (.npz), atomically."""
+def save(obj, path, about: dict | None = None) -> None:
+    """Write an FFNN, WUNN or Adam to `path` (.npz), atomically; `about` (JSON) is stored with it: what a
+    network was trained on (`la.network`)."""
     arrays, meta = pack(obj)
+    if about is not None:
+        meta["about"] = about
     write_npz(path, {**arrays, META: np.array([json.dumps(meta)])})
 
 
 def load(path, rng: np.random.Generator | None = None):
     """Read an object written by `save`. For an FFNN, `rng` (if given) replaces the saved dropout rng."""
     path = os.fspath(path)
-    with np.load(path, allow_pickle=False) as data:
+    with _open(path) as data:
         return unpack(_read_meta(data, path), data, path, rng)
+
+
+def read_about(path) -> dict | None:
+    """The `about` saved with the object at `path`; None if it was saved without one."""
+    path = os.fspath(path)
+    with _open(path) as data:
+        return _read_meta(data, path).get("about")
 
 
 def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
@@ -75,6 +85,16 @@ def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
         _check_no_extra(data, ["m/" + k for k in shapes] + ["v/" + k for k in shapes] + ["t"], path)
         return opt
     raise ValueError(f"{path}: unknown class {cls!r} in {META}; expected FFNN, WUNN or Adam")
+
+
+def _open(path: str):
+    try:
+        data = np.load(path, allow_pickle=False)
+    except ValueError:                  # neither .npy nor .npz: NumPy takes it for a pickle, which it refuses
+        raise ValueError(f"{path}: not an .npz archive written by la.nn.persist.save") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path}: a single array, not an .npz archive written by la.nn.persist.save")
+    return data
 
 
 def _read_meta(data, path: str) -> dict:
