@@ -1,4 +1,4 @@
-"""The memory buffer of LearnHeuristicPrac (paper §4; reference §5.2(a)).
+"""The memory buffer of LearnHeuristicPrac (paper §4; the authors' `NNBaseHeuristic.ManageMemoryBuffer`).
 
 Every solved plan s_0, ..., s_L contributes the records (s_i, L − i): each state with its cost-to-goal along
 the plan, the goal itself included with label 0 (the paper's pseudocode leaves the goal out; the authors'

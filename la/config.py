@@ -5,9 +5,9 @@
 and `DOMAINS[name].learn()` the LearnConfig it gives.
 
 Each field names where its value comes from: the paper (§4, §5) or, where the paper is silent or the authors'
-code did something else that produced the paper's numbers, the reference notes (the authors' C# code
-written up as a specification). Experiments build on it with `dataclasses.replace`; the network settings
-are in `la.nn.config`.
+code did something else that produced the paper's numbers, that code (github.com/OfirMarom/
+LearnHeuristicWithUncertaintly, cited by file or method under `HeuristicSearch/`). Experiments build on it
+with `dataclasses.replace`; the network settings are in `la.nn.config`.
 
 Budgets. The paper limits each task by wall-clock time (t_max = 60 s, 1 s for the efficiency runs). A time
 limit makes results depend on the machine; `la` limits nodes instead, calibrated from the paper's Table 1,
@@ -32,15 +32,16 @@ def node_budget(seconds: float) -> int:
 
 @dataclass(frozen=True)
 class LearnConfig:
-    """LearnHeuristicPrac (paper §4–5, reference §5); defaults: the 15-puzzle suboptimality experiment."""
+    """LearnHeuristicPrac (paper §4–5; the authors' `Program.Train`); defaults: the 15-puzzle suboptimality
+    experiment."""
     num_iter: int = 50                      # paper §5: NumIter = 50 for the 15-puzzle suboptimality runs
     tasks_per_iter: int = 10                # paper §5: NumTasksPerIter
-    solved_threshold: int = 6               # paper §5: NumTasksPerIterThresh (reference: solved/10 < 0.6)
+    solved_threshold: int = 6               # paper §5: NumTasksPerIterThresh (`Program.Train`: solved/10 < 0.6)
     task_generation: str = "gtp"            # "gtp" = GenerateTaskPrac, or "length_inc" (the baseline)
     length_inc: int = 1                     # LengthInc: iteration n walks LengthInc·(n+1) steps (paper §5)
-    epsilon: float = 1.0                    # paper §5: ε, compared with σ_e (a standard deviation, reference §4)
+    epsilon: float = 1.0                    # paper §5: ε; σ_e is a standard deviation (`SearchDomain.Generate`)
     max_steps: int = 1000                   # paper §5: MaxSteps for the 15-puzzle
-    kappa: float = 0.64                     # paper §5: κ; the WUNN trains until σ_e < √(κε) = 0.8 (reference §5.2)
+    kappa: float = 0.64                     # paper §5: κ; the WUNN trains until σ_e < √(κε) = 0.8 (sigma_e_target)
     alpha0: float = 0.99                    # paper §5: α0
     delta: float = 0.05                     # paper §5: Δ
     alpha_min: float = 0.5                  # paper §4: α is floored at 0.5
@@ -48,17 +49,17 @@ class LearnConfig:
     beta_final: float = 1e-5                # paper §5: β_NumIter, which sets γ = (β_NumIter/β0)^(1/NumIter)
     q: float = 0.95                         # paper §5: the quantile y^q of the training labels
     buffer_size: int = 25_000               # paper §5: MemoryBufferMaxRecords
-    ffnn_batch: int = 25_000                # reference §5.2(b): the buffer is cycled to 25,000 rows per step
+    ffnn_batch: int = 25_000                # `NNBayesHeuristic.GetRecords`: the buffer cycled to 25,000 rows
     train_iter: int = 1000                  # paper §5: TrainIter, full-batch FFNN steps per update
-    train_tolerance: float = 0.5            # reference §5.2(b): stop once every record is predicted within 0.5
-    wunn_blocks: int = 101                  # reference §5.2(c): 101 blocks of 50 = 5,050 steps (paper: 5,000)
-    wunn_block_steps: int = 50              # reference §5.2(c): σ_e is checked every 50 steps
+    train_tolerance: float = 0.5            # `NNBayesHeuristic.Update`: stop when every record is within 0.5
+    wunn_blocks: int = 101                  # `NNBayesHeuristic.Update`: 101 × 50 = 5,050 steps (paper: 5,000)
+    wunn_block_steps: int = 50              # `NNBayesHeuristic.Update`: σ_e is checked every 50 steps
     minibatch: int = 100                    # paper §5: MiniBatchSize
     C: float = 1.0                          # paper §5: weight e^−C for records already below κε
     node_limit: int | None = node_budget(60)   # paper §5: t_max = 60 s, as 66 M nodes (see the module docstring)
     time_limit: float | None = None         # a wall-clock limit per task instead (machine-dependent)
     order: str = "depth-first"              # IDA*'s goal order: the authors' depth-first one (la.search.ida_star)
-    target_scale: float = 10.0              # reference §6.1: the FFNN learns y/10
+    target_scale: float = 10.0              # the authors' `Program.Main`: the FFNN learns y/10
     ffnn: FFNNConfig = field(default_factory=FFNNConfig)   # two outputs, dropout 2.5 % (paper §5)
     wunn: WUNNConfig = field(default_factory=WUNNConfig)
 
@@ -80,7 +81,7 @@ class LearnConfig:
 
     @property
     def sigma_e_target(self) -> float:
-        """The WUNN trains until σ_e < √(κε) on every record: 0.8 (reference §5.2(c))."""
+        """The WUNN trains until σ_e < √(κε) on every record: 0.8 (the authors' `NNBayesHeuristic.Update`)."""
         return (self.kappa * self.epsilon) ** 0.5
 
     @property
@@ -94,14 +95,14 @@ class DomainConfig:
     """What LearnHeuristicPrac's settings are on one domain (paper §5); `learn()` gives its LearnConfig.
 
     The defaults are the paper's for its three feature domains (24-puzzle, 24-pancake, 15-blocksworld); every
-    other constant is the 15-puzzle's, as the paper states (§5) and the authors' code does (reference §10.2).
+    other constant is the 15-puzzle's, as the paper states (§5) and the authors' code does (`Program.Train`).
     """
     domain: str                       # the domain's name, as `la.domains.make_domain` reads it
     nodes_per_second: float           # the authors' C# planning with the network on this domain (see DOMAINS)
     num_iter: int = 75                # paper §5: NumIter = 75 on the 24-puzzle, 24-pancake and 15-blocksworld
     max_steps: int = 5000             # paper §5: MaxSteps = 5,000 on those domains
     t_max: float = 300.0              # paper §5: t_max = 300 s per training task on those domains
-    n_hidden: int = 8                 # paper §5 (reference §6.1): 8 hidden units in both networks
+    n_hidden: int = 8                 # paper §5 (`Program.Train`): 8 hidden units in both networks
     dropout: float = 0.0              # paper §5: no dropout (2.5 % only in the 15-puzzle's two-output network)
 
     @property
@@ -111,7 +112,7 @@ class DomainConfig:
 
     def learn(self, n_out: int = 2) -> LearnConfig:
         """The LearnConfig of the two-output network (the α rows) or, with n_out=1, of the mean-only one (the
-        N/A row, never with dropout: reference §6.1)."""
+        N/A row, never with dropout, as in the authors' `Program.Train`)."""
         return LearnConfig(num_iter=self.num_iter, max_steps=self.max_steps, node_limit=self.node_limit,
                            ffnn=FFNNConfig(n_hidden=self.n_hidden, n_out=n_out,
                                            dropout=self.dropout if n_out == 2 else 0.0),

@@ -1,4 +1,5 @@
-"""LearnHeuristicPrac (paper Alg. 2, practical form; reference §5) and its baselines, through one loop.
+"""LearnHeuristicPrac (paper Alg. 2, practical form; the authors' `Program.Train`) and its baselines, through
+one loop.
 
     repeat NumIter times:
         for each of NumTasksPerIter tasks:
@@ -50,15 +51,16 @@ class Learner:
         self.buffer = MemoryBuffer(config.buffer_size, domain.size)
         self.alpha = config.alpha0 if config.uses_alpha else None
         self.beta = config.beta0
-        self.y_q = -math.inf             # reference §5.3: before the first Update every state is "unfamiliar"
-        self.trained = False             # reference §5.1: true after the first Update with a non-empty buffer
+        self.y_q = -math.inf             # `NNBayesHeuristic`: before the first Update every state is "unfamiliar"
+        self.trained = False             # `IsTrained`: true after the first Update with a non-empty buffer
         self.iteration = 0               # iterations completed
         self.log = []
 
     # --- one iteration ---------------------------------------------------------------------------------------
 
     def run_iteration(self) -> dict:
-        """Generate and solve NumTasksPerIter tasks, update α, then Update (paper Alg. 2; reference §5.1)."""
+        """Generate and solve NumTasksPerIter tasks, update α, then Update (paper Alg. 2; the authors'
+        `Program.Train`)."""
         cfg, n = self.config, self.iteration
         began = time.perf_counter()
         h = self.planning_heuristic()
@@ -76,8 +78,8 @@ class Learner:
         update_beta = len(plans) >= cfg.solved_threshold
         if not update_beta and self.alpha is not None:
             self.alpha = round(max(self.alpha - cfg.delta, cfg.alpha_min), 12)
-        # The network evaluated after training is the one that planned the last iteration (reference B8): the
-        # authors' final Update runs but is never saved, so it is skipped here.
+        # The network evaluated after training is the one that planned the last iteration: the authors'
+        # `Program.Train` saves it before each Update, so their final Update is never saved and is skipped here.
         training = self.update(plans, update_beta) if n < cfg.num_iter - 1 else {}
         self.iteration += 1
         entry = {"iteration": self.iteration, "alpha": alpha_used, "beta": beta_used, "beta_after": self.beta,
@@ -88,7 +90,8 @@ class Learner:
         return entry
 
     def planning_heuristic(self):
-        """The training-time heuristic (reference §5.3): round(μ), or y^α with the quantile rule."""
+        """The training-time heuristic (the authors' `NNBayesHeuristic.H`): round(μ), or y^α with the quantile
+        rule."""
         if self.alpha is None:
             return LikelyAdmissible(self.ffnn, self.encoding)
         return LikelyAdmissible(self.ffnn, self.encoding, self.alpha, y_q=self.y_q,
@@ -100,14 +103,14 @@ class Learner:
         if cfg.task_generation == "length_inc":
             return random_walk_tasks(self.domain, 1, cfg.length_inc * (n + 1), self.rng)[0]
         if not self.trained:
-            return random_walk_tasks(self.domain, 1, 1, self.rng)[0]     # reference §5.1: the first iteration(s)
+            return random_walk_tasks(self.domain, 1, 1, self.rng)[0]     # `Program.Train`: the first iteration(s)
         return generate_task_prac(self.domain, self.wunn, self.rng, cfg.epsilon, cfg.max_steps, cfg.wunn.K,
                                   encoding=self.encoding)
 
-    # --- Update (reference §5.2) -------------------------------------------------------------------------------
+    # --- Update (the authors' `NNBayesHeuristic.Update`) ----------------------------------------------------
 
     def update(self, plans: list, update_beta: bool) -> dict:
-        """Memory buffer, FFNN, WUNN, y^q (reference §5.2 (a)–(e)), even when no plan was found."""
+        """Memory buffer, FFNN, WUNN, y^q (the authors' `NNBayesHeuristic.Update`), even when no plan was found."""
         added = self.buffer.add_plans(plans)
         if len(self.buffer) == 0:
             return {"added": 0}
@@ -121,7 +124,8 @@ class Learner:
 
     def train_ffnn(self, X: np.ndarray, y: np.ndarray) -> int:
         """Warm-started full-batch Adam steps on the buffer cycled to 25,000 rows, targets y/10, until every
-        record is predicted within 0.5 (checked from the third step on) or TrainIter steps (reference §5.2(b))."""
+        record is predicted within 0.5 (checked from the third step on) or TrainIter steps
+        (`NNBayesHeuristic.Update`)."""
         cfg = self.config
         rows = np.resize(np.arange(len(y)), cfg.ffnn_batch)           # the oldest records get the extra copies
         if self.ffnn.dropout > 0:                                       # each copy draws its own dropout mask
@@ -139,7 +143,7 @@ class Learner:
 
     def train_wunn(self, X: np.ndarray, y: np.ndarray, update_beta: bool) -> tuple:
         """WUNN training in blocks of 50 steps until σ_e < √(κε) on every record; β decays by γ only if all
-        101 blocks ran, this is not the first Update and enough tasks were solved (reference §5.2(c))."""
+        101 blocks ran, this is not the first Update and enough tasks were solved (`NNBayesHeuristic.Update`)."""
         cfg, target = self.config, self.config.sigma_e_target
         was_trained = self.trained
         for block in range(cfg.wunn_blocks):
@@ -150,7 +154,8 @@ class Learner:
             weight = np.where(sigma_e > target, np.exp(sigma_e), math.exp(-cfg.C))
             weight /= weight.sum()
             for _ in range(cfg.wunn_block_steps):
-                # Weighted sampling without replacement, done correctly (the reference's has bug B1).
+                # Weighted sampling without replacement, done correctly: the authors'
+                # `NNBaseHeuristic.SampleFromMemoryBuffer` over-draws the newest buffer record.
                 batch = self.rng.choice(len(y), cfg.minibatch, replace=len(y) <= cfg.minibatch, p=weight)
                 _, grads = self.wunn.sample_loss_and_grads(X[batch], y[batch], self.beta, cfg.wunn.S, self.rng)
                 self.wunn_adam.step(self.wunn.params, grads)
@@ -193,7 +198,8 @@ class Learner:
     # --- results ---------------------------------------------------------------------------------------------
 
     def test_heuristic(self, alpha: float | None = None):
-        """The heuristic used on test tasks: σ_t = σ_a, no quantile rule (paper §5; reference §5.4)."""
+        """The heuristic used on test tasks: σ_t = σ_a, no quantile rule (paper §5; the authors'
+        `NNPreTrainedHeuristic.H`)."""
         return LikelyAdmissible(self.ffnn, self.encoding, alpha)
 
     def solved_fraction(self) -> float:

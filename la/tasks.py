@@ -1,10 +1,11 @@
-"""Training tasks: random walks back from the goal, and GenerateTaskPrac (paper Alg. 1; reference §3, §4).
+"""Training tasks: random walks back from the goal, and GenerateTaskPrac (paper Alg. 1; the authors' two
+`SearchDomain.Generate` overloads).
 
 GenerateTaskPrac walks back from the goal like a random walk, but each step is drawn from a softmax over the
 epistemic uncertainty σ_e of the candidate predecessors (the previous state excluded), so the walk heads for
 what the WUNN has not learnt; it stops at the first state whose σ_e reaches ε, which becomes the task's
-start, or after MaxSteps − 1 steps (reference §4: the count is checked before each step). Where undoing the
-last step is the only move, the walk takes it, as `la.domains.random_walk` does.
+start, or after MaxSteps − 1 steps (`SearchDomain.Generate` checks the count before each step). Where undoing
+the last step is the only move, the walk takes it, as `la.domains.random_walk` does.
 """
 from dataclasses import dataclass, field
 
@@ -17,7 +18,7 @@ from la.features import for_domain
 @dataclass
 class Task:
     """A start state and how it was made: `steps` is the walk length, or GenerateTaskPrac's step count
-    (as the reference logs it: MaxSteps when the cap stopped the walk)."""
+    (as the authors' `Program.Train` logs it: MaxSteps when the cap stopped the walk)."""
     start: np.ndarray
     steps: int
     trace: list = field(default_factory=list)     # GenerateTaskPrac's steps, when asked for
@@ -36,9 +37,10 @@ def softmax(x: np.ndarray) -> np.ndarray:
 
 def generate_task_prac(domain, wunn, rng: np.random.Generator, epsilon: float = 1.0, max_steps: int = 1000,
                        K: int = 100, trace: bool = False, encoding=None) -> Task:
-    """GenerateTaskPrac (reference §4): walk back from the goal by softmax(σ_e) until σ_e >= ε or MaxSteps.
+    """GenerateTaskPrac (the authors' `SearchDomain.Generate`): walk back from the goal by softmax(σ_e) until
+    σ_e >= ε or MaxSteps.
 
-    σ_e is the standard deviation of K sampled WUNN outputs (the reference's unit; with ε = 1 the paper's
+    σ_e is the standard deviation of K sampled WUNN outputs (the authors' unit; with ε = 1 the paper's
     σ_e² >= ε is the same test). Only the sampled state is tested against ε. With `trace`, every step's
     candidates, their σ_e and probabilities and the chosen index are kept (tutorial 07, Figure 1).
     `encoding` gives the WUNN's inputs (`la.features`); by default the paper's for `domain`, made here.

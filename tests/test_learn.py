@@ -98,7 +98,7 @@ def test_beta_decays_only_under_the_reference_conditions():
 
 def test_gamma_reaches_beta_final_after_num_iter_decays():
     assert SMALL.beta0 * SMALL.gamma ** SMALL.num_iter == pytest.approx(SMALL.beta_final)
-    assert LearnConfig().gamma == pytest.approx(0.84337, abs=1e-5)       # reference §5.2: NumIter = 50
+    assert LearnConfig().gamma == pytest.approx(0.84337, abs=1e-5)       # NumIter = `Global.NITER` = 50
 
 
 def test_domain_configs_hold_the_papers_values_and_node_budgets():

@@ -45,7 +45,7 @@ def test_test_time_and_training_time_values_by_hand():
     above = LikelyAdmissible(net, domain, alpha=0.9, y_q=40.0)    # μ >= y^q: σ_t = 1 cost unit
     assert above.values(above.hidden(states))[0] == pytest.approx(42 - z)
     untrained = LikelyAdmissible(net, domain, alpha=0.99, y_q=-math.inf)
-    assert untrained(states)[0] == round(42 - norm.ppf(0.99))      # reference §5.3: round(10μ − 2.33)
+    assert untrained(states)[0] == round(42 - norm.ppf(0.99))      # `NNBayesHeuristic.H`: round(10μ − 2.33)
     mean = LikelyAdmissible(FFNN(128, 20, 1, np.random.default_rng(1)), domain)
     assert mean.alpha is None and mean(states).dtype == np.int64
 

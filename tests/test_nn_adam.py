@@ -1,4 +1,4 @@
-"""Adam: Algorithm 1 by hand, the reference WUNN's variant by the formula of reference §6.3, and convergence."""
+"""Adam: Algorithm 1 by hand, the authors' WUNN variant (`AdamOptimizer.Apply`) by formula, and convergence."""
 import numpy as np
 import pytest
 
@@ -30,7 +30,7 @@ def test_two_steps_match_algorithm_1_written_out():
     np.testing.assert_allclose(opt.v["w"], v, rtol=1e-12)
 
 
-def test_reference_wunn_variant_is_the_effective_rule_of_reference_6_3():
+def test_the_authors_wunn_adam_variant_is_the_effective_rule():
     rng = np.random.default_rng(0)
     params = {"W": rng.standard_normal((3, 2)), "b": rng.standard_normal(2)}
     theta = {k: v.copy() for k, v in params.items()}

@@ -52,7 +52,7 @@ def test_dropout_backward_matches_finite_differences_and_applies_the_mask():
     _, cache = dropout_forward(a, mask)
     da = dropout_backward(G, cache)
     assert_all_pass(check_grads(lambda: float(np.sum(dropout_forward(a, mask)[0] * G)), {"a": a}, {"a": da}))
-    assert np.all(da[mask == 0] == 0)                        # dropped units get no gradient (reference bug B4)
+    assert np.all(da[mask == 0] == 0)                        # dropped units: no gradient, unlike `FastNN.Backward`
     np.testing.assert_allclose(da[mask > 0], G[mask > 0] / 0.7)
 
 

@@ -33,7 +33,7 @@ def test_params_have_exactly_the_documented_keys_and_shapes():
 def test_reference_rho_initialisation_scales_the_whole_draw_by_the_he_factor():
     net = WUNN(128, 20, np.random.default_rng(1))
     rho1, rho2 = net.params["W1_rho"], net.params["W2_rho"]
-    assert rho1.mean() == pytest.approx(-5 * np.sqrt(2 / 128), abs=0.02)      # ≈ −0.625 (reference §6.3)
+    assert rho1.mean() == pytest.approx(-5 * np.sqrt(2 / 128), abs=0.02)      # ≈ −0.625 (`BayesLayer`)
     assert rho1.std() == pytest.approx(np.sqrt(2 / 128), abs=0.01)            # ≈ 0.125
     assert rho2.mean() == pytest.approx(-5 * np.sqrt(2 / 20), abs=0.15)       # ≈ −1.58
     assert softplus(rho1).mean() == pytest.approx(0.43, abs=0.02)

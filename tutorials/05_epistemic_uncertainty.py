@@ -12,7 +12,7 @@ The likelihood term pulls weights that the data touches towards values that fit,
 pulls every weight back towards the broad prior N(0, 10). A weight that no training input ever uses feels only
 the KL term, so its σ drifts up towards √10: the network becomes unsure exactly where it has seen nothing.
 
-Why this matters for the paper. GenerateTaskPrac (paper §4; reference notes §4) builds a training task by
+Why this matters for the paper. GenerateTaskPrac (paper §4; `SearchDomain.Generate`) builds a training task by
 walking backwards from the goal, choosing each step by a softmax over the σ_e of the candidate states, and
 stopping at the first state with σ_e ≥ ε = 1. The walk therefore heads for the unknown and stops at the edge of
 what the heuristic has learnt. A "Bayesian" network whose σ_e does not grow away from its data is useless for
@@ -54,7 +54,7 @@ from la.nn import WUNNConfig, build_wunn
 from la.plots import tutorial_figure_path
 
 SEED = 5
-STEPS = 3000                 # WUNN minibatch steps per stage (the reference's cap is 5,050 per iteration)
+STEPS = 3000                 # WUNN minibatch steps per stage (the authors' cap is 5,050 per iteration)
 BATCH = 100                  # MiniBatchSize, paper §5
 CENTRES = np.linspace(-1.5, 1.5, 25)
 LEFT, RIGHT, GAP = (-1.0, -0.4), (0.4, 1.0), (-0.4, 0.4)
@@ -86,7 +86,7 @@ def train(net, opt, encode, x, y, beta, rng):
 
 
 rng = np.random.default_rng(SEED)
-cfg = replace(WUNNConfig(), dtype="float64")   # the paper's WUNN: 20 hidden, prior N(0, 10), the reference's Adam
+cfg = replace(WUNNConfig(), dtype="float64")   # the paper's WUNN: 20 hidden, prior N(0, 10), the authors' Adam
 x_sides = np.concatenate([rng.uniform(*LEFT, 150), rng.uniform(*RIGHT, 150)])
 x_gap = rng.uniform(*GAP, 100)
 y_sides = target(x_sides) + 0.3 * rng.standard_normal(x_sides.size)

@@ -158,7 +158,7 @@ repeated = len(learner.buffer) - len({s.tobytes() for s in learner.buffer.states
 print(f"buffer: {len(learner.buffer):,} records, labels 0..{learner.buffer.labels().max()}, {repeated} of them a "
       f"second label for a state already there (cap {config.buffer_size:,})")
 # As in the authors' code, the last iteration's Update is skipped: the network evaluated after training is the
-# one that planned the last iteration (reference notes, B8).
+# one that planned the last iteration (`Program.Train` saves the network before each Update).
 
 assert len(learner.buffer) <= config.ffnn_batch, "a buffer larger than the FFNN batch would leave records out"
 

@@ -10,8 +10,8 @@ import numpy as np
 from la.features import two_dim
 from la.nn.config import FFNNConfig, WUNNConfig, build_ffnn, build_wunn
 
-N_STATES = 25_000       # paper §5 MemoryBufferMaxRecords, also the FFNN's full batch (reference §5.2)
-MINIBATCH = 100         # paper §5 MiniBatchSize, the WUNN's training batch (reference §5.5)
+N_STATES = 25_000       # paper §5 MemoryBufferMaxRecords = the FFNN's full batch (`NNBayesHeuristic.GetRecords`)
+MINIBATCH = 100         # paper §5 MiniBatchSize, the WUNN's training batch (`Global.TFMAXBATCHSIZE`)
 WIDTH = 4               # the 15-puzzle
 
 
@@ -38,7 +38,7 @@ def run(rng: np.random.Generator, quick: bool = False) -> list:
     """
     X = two_dim(random_states(N_STATES, rng), WIDTH)                     # (25000, 128) float32
     y = rng.integers(0, 60, N_STATES).astype(np.float32)                 # cost-to-goal-like targets
-    y_scaled = y / 10                                                    # FFNN targets are y/10 (reference §6.1)
+    y_scaled = y / 10                                                    # FFNN targets are y/10 (`Program.Main`)
     wunn_cfg, ffnn_cfg = WUNNConfig(), FFNNConfig()
     wunn, wunn_opt = build_wunn(wunn_cfg, X.shape[1], rng)
     ffnn, ffnn_opt = build_ffnn(ffnn_cfg, X.shape[1], rng)

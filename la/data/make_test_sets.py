@@ -1,7 +1,7 @@
 """Regenerate the 24-pancake and 15-blocksworld test sets with their optimal costs (files in `la/data/`).
 
     python -m la.data.make_test_sets                         # both files, into la/data/, seed 2020
-    python -m la.data.make_test_sets --only pancake --out /tmp/sets
+    python -m la.data.make_test_sets --only pancake --out sets
 
 The same seed gives the same files, bit for bit: the headers hold counts, never timings. The paper tests each
 of these domains on 50 random tasks (Marom & Rosman 2020, §5); their tasks are not published, so these are

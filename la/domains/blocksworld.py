@@ -1,10 +1,12 @@
-"""N-blocksworld without a hand (reference §2.3): move a clear block onto another clear block or the table.
+"""N-blocksworld without a hand (the authors' `BlocksWorld/BlocksWorld.cs`): move a clear block onto another
+clear block or the table.
 
 Blocks are numbered 1..N. A state is a row of N supports, `state[b-1]` = the block that block b stands on,
 0 = the table (Slaney & Thiébaux's format). The goal is one tower: 1 on the table, 2 on 1, ..., N on top,
 i.e. `state = [0, 1, ..., N-1]`. A move takes a clear block b from its support `src` to `dst` (a clear block
 or the table). Its code packs (b, src, dst), so the undoing move (b, dst, src) follows from the code: parent
-pruning works here, unlike in the authors' code, where it never fires (reference §2.3, B2).
+pruning works here, unlike in the authors' code, where it never fires (`BlocksWorld.cs` records the move itself
+as the "previous operator", which no child's move can equal).
 """
 import numpy as np
 

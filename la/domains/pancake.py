@@ -1,4 +1,4 @@
-"""The N-pancake puzzle (reference §2.2): flip the top of a stack until it is sorted.
+"""The N-pancake puzzle (the authors' `PancakePuzzle.cs`): flip the top of a stack until it is sorted.
 
 A state is a row of N pancakes 0..N-1 (larger number = larger pancake), `state[p]` = the pancake at height
 p counted from the top (0 = top, the spatula side). The goal is 0..N-1: the smallest on top, the largest at

@@ -1,4 +1,4 @@
-"""The sliding-tile puzzle of any width: the 8-, 15- and 24-puzzle (reference §2.1).
+"""The sliding-tile puzzle of any width: the 8-, 15- and 24-puzzle (the authors' `SlidingPuzzle/SlidingPuzzle.cs`).
 
 A state is a row of W·W small integers, `state[p]` = the tile at board position p (row-major, 0 = top-left),
 0 = the blank. The goal is Korf's: the blank top-left and tile t at position t.

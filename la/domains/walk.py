@@ -1,4 +1,5 @@
-"""Random walks back from the goal (reference §3): the training tasks of LengthInc and every test set."""
+"""Random walks back from the goal (the authors' `SearchDomain.Generate(int steps)`): the training tasks of
+LengthInc and every test set."""
 import numpy as np
 
 

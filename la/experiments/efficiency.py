@@ -9,8 +9,9 @@ per task (the paper's t_max = 1 s; see la/config.py): one with GenerateTaskPrac 
 LengthInc·(n+1) steps, LengthInc in {1, 2, 4, 6, 8, 10}. Each network is then tested on the run's test sets:
 100 tasks, task k a walk of k random steps back from the goal, solved in order with the mean heuristic, new
 tasks started while the set has used less than 66 M nodes (the paper's 60 s), each task allowed 66 M nodes
-(reference §10.1). "Solved Train" is the share of the 200 training tasks solved within budget, "Solved Test"
-the share of the 100 test tasks solved with a cost above 0; both are averaged over test sets and runs.
+(the authors' `Program.SolveTestData`). "Solved Train" is the share of the 200 training tasks solved within
+budget, "Solved Test" the share of the 100 test tasks solved with a cost above 0; both are averaged over test
+sets and runs.
 """
 import sys
 from dataclasses import asdict, dataclass, field, replace
@@ -44,7 +45,7 @@ class EfficiencyConfig:
     length_incs: tuple = (1, 2, 4, 6, 8, 10)   # paper §5
     test_tasks: int = 100                   # paper §5: task k takes k random steps back from the goal
     test_budget: int = node_budget(60)      # paper §5: 60 s per test set, as 66 M nodes
-    test_task_limit: int = node_budget(60)  # reference §10.1: a started task may run to its own 60 s
+    test_task_limit: int = node_budget(60)  # `Program.SolveTestData`: a started task may run to its own 60 s
     runs: int = 10                          # paper §5: 10 independent runs
     test_sets: int = 10                     # paper §5: 10 test sets per network
     order: str = "depth-first"              # IDA*'s goal order when testing (training: learn.order)
@@ -77,7 +78,7 @@ def solve_in_order(heuristic, starts, budget: int, task_limit: int, order: str =
             break
         result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, order=order)
         used, attempted = used + result.generated, attempted + 1
-        solved += bool(result.solved and result.cost > 0)          # reference §10.1: cost > 0
+        solved += bool(result.solved and result.cost > 0)          # `Program.SolveTestData`: cost > 0
     return {"solved": solved, "attempted": attempted, "nodes": used, "tasks": len(starts)}
 
 

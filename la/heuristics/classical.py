@@ -9,7 +9,8 @@ from la.domains import Pancake, SlidingTile
 
 
 class Manhattan:
-    """Sum over the tiles (blank excluded) of |Δrow| + |Δcol| to their goal positions (reference §8.2)."""
+    """Sum over the tiles (blank excluded) of |Δrow| + |Δcol| to their goal positions (the authors'
+    `SlidingPuzzle/Heuristics/MDHeuristic.cs`)."""
 
     def __init__(self, domain: SlidingTile):
         self.domain = domain

@@ -1,7 +1,8 @@
-"""The likely-admissible heuristic y^α from the planning network (paper §3–§5; reference §5.3, §5.4).
+"""The likely-admissible heuristic y^α from the planning network (paper §3–§5; the authors'
+`NNBayesHeuristic.H` and `NNPreTrainedHeuristic.H`).
 
 The FFNN predicts, for a state x, a mean μ and an aleatoric spread σ_a of the cost-to-goal y, both in units
-of y/10 (reference §6.1). Reading y | x ~ N(μ, σ²), the value y^α with P(y^α <= y | x) = α is
+of y/10 (the authors' `Program.Main`). Reading y | x ~ N(μ, σ²), the value y^α with P(y^α <= y | x) = α is
 
     y^α = μ − σ·Φ⁻¹(α),
 
@@ -11,10 +12,10 @@ the encoding gives (`la.features.base`): on the feature domains the largest admi
 authors' `NNBayesHeuristic.H`), for the one-hot none, and the floor is 0.
 
 Which σ: at test time σ_t = σ_a (paper §5). During training the paper's quantile rule (§4) applies, as the
-reference computes it (§5.3): where the network's mean lies below y^q, the q-quantile of the training labels,
-it has seen such states and σ_t = σ_a; above it, σ_a is not to be trusted and σ_t = √ε = 1 cost unit. Before
-anything is trained y^q = −∞, so every state takes the second branch. A mean-only network plans with
-max(round(μ), h_ad). The floor applies in every case.
+authors' `NNBayesHeuristic.H` computes it: where the network's mean lies below y^q, the q-quantile of the
+training labels, it has seen such states and σ_t = σ_a; above it, σ_a is not to be trusted and σ_t = √ε = 1
+cost unit. Before anything is trained y^q = −∞, so every state takes the second branch. A mean-only network
+plans with max(round(μ), h_ad). The floor applies in every case.
 
 Inside IDA* the network costs about as much as the search itself, so the heuristic is incremental (see
 `la.heuristics.base`), through the encoding's `start` and `step`:
@@ -33,7 +34,8 @@ from scipy.stats import norm
 
 from la.features import TwoDim, for_domain, two_dim_index
 
-SCALE = 10.0      # the FFNN learns y/10 (reference §6.1): its outputs times SCALE are in cost units
+SCALE = 10.0      # the FFNN learns y/10 (`Program.Main`): its outputs times SCALE are in cost units
+BLOCK = 1 << 18    # multiply-adds per matrix product in `hidden` (OpenBLAS's threshold for one thread)
 
 
 def y_alpha(mu, sigma, alpha: float):
@@ -42,7 +44,7 @@ def y_alpha(mu, sigma, alpha: float):
 
 
 def to_h(v, floor=0) -> np.ndarray:
-    """An integer heuristic from real values: rounded half to even (reference §11.1 item 18), floored."""
+    """An integer heuristic from real values: rounded half to even (C#'s Math.Round), floored."""
     return np.maximum(np.rint(v), floor).astype(np.int64)
 
 
@@ -90,7 +92,16 @@ class LikelyAdmissible:
         return self._hidden(self.encoding(states))
 
     def _hidden(self, x) -> np.ndarray:
-        return x.astype(np.float64) @ self.net.params["W1"] + self.net.params["b1"]
+        W1 = self.net.params["W1"]
+        x = x.astype(np.float64, copy=False)
+        z1 = np.empty((len(x), W1.shape[1]))
+        # In row blocks of about BLOCK multiply-adds: OpenBLAS spreads a larger product over threads, and on
+        # a busy machine waiting for the other core costs 30 times the product itself. Bit for bit the same.
+        rows = max(1, BLOCK // W1.size)
+        for start in range(0, len(x), rows):
+            np.matmul(x[start:start + rows], W1, out=z1[start:start + rows])
+        z1 += self.net.params["b1"]
+        return z1
 
     def floor(self, states):
         """h_ad, the encoding's admissible floor of each state ((n,) int64), or 0 when it has none."""
@@ -98,7 +109,7 @@ class LikelyAdmissible:
         return 0 if h_ad is None else h_ad
 
     def values(self, z1) -> np.ndarray:
-        """Real-valued y^α (or μ) in cost units from hidden pre-activations (reference §5.3, §5.4)."""
+        """Real-valued y^α (or μ) in cost units from hidden pre-activations (`NNBayesHeuristic.H`)."""
         mu, sigma_a = self.net.predict_from_hidden(z1)
         if self.alpha is None:
             return self.scale * mu

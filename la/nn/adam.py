@@ -1,15 +1,15 @@
-"""Adam (Kingma & Ba 2015, Algorithm 1) over dicts of arrays, plus the variant the reference's WUNN ran.
+"""Adam (Kingma & Ba 2015, Algorithm 1) over dicts of arrays, plus the variant the authors' WUNN ran.
 
 Standard Adam, per parameter θ with gradient g at step t:
     m ← β1·m + (1 − β1)·g,  v ← β2·v + (1 − β2)·g²,  m_hat = m/(1 − β1^t),  v_hat = v/(1 − β2^t),
     θ ← θ − lr·m_hat/(√v_hat + ε).
-Two options reproduce TensorFlow's ApplyAdam as the reference's WUNN called it (reference §6.3, bug B6):
+Two options reproduce TensorFlow's ApplyAdam as the authors' WUNN called it (`TFComponents/AdamOptimizer.cs`):
   * nesterov=True: step along β1·m + (1 − β1)·g instead of m (Dozat 2016; ApplyAdam's use_nesterov);
   * frozen_bias_correction=True: the bias corrections keep their step-1 values 1 − β1 and 1 − β2 forever
-    (the reference fed the constant "beta powers" 0.9 and 0.999).
+    (`AdamOptimizer.Apply` feeds the constant "beta powers" 0.9 and 0.999).
 With either option on we follow TensorFlow's kernel, which is Kingma & Ba's "more efficient" form (end of their
 §2): lr_t = lr·√(1 − β2^t)/(1 − β1^t), θ ← θ − lr_t·m/(√v + ε), ε on √v rather than √v_hat. With both on,
-lr_t is the constant lr·√(1 − β2)/(1 − β1) = 0.0031623 for lr = 0.01: the reference's effective rule.
+lr_t is the constant lr·√(1 − β2)/(1 − β1) = 0.0031623 for lr = 0.01: the authors' effective rule.
 """
 import math
 
@@ -50,7 +50,7 @@ class Adam:
             m += (1 - b1) * g
             v *= b2
             v += (1 - b2) * g * g
-            if tensorflow_form:                                     # TF ApplyAdam, reference §6.3
+            if tensorflow_form:                                     # TF ApplyAdam, as `AdamOptimizer.Apply` ran it
                 lr_t = self.lr * math.sqrt(c2) / c1          # a Python float keeps float32 arrays float32
                 m_bar = b1 * m + (1 - b1) * g if self.nesterov else m
                 params[name] -= lr_t * m_bar / (np.sqrt(v) + eps)

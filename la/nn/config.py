@@ -1,4 +1,4 @@
-"""The networks' hyperparameters: frozen dataclasses whose defaults are the paper's (or the reference's) values.
+"""The networks' hyperparameters: frozen dataclasses whose defaults are the paper's (or the authors') values.
 
 Variants come from `dataclasses.replace`, e.g. the mean-only "N/A" planning net is
 `replace(FFNNConfig(), n_out=1, dropout=0.0)` and the feature domains use `n_hidden=8`. Experiment-level settings
@@ -15,39 +15,41 @@ from la.nn.wunn import WUNN
 
 @dataclass(frozen=True)
 class FFNNConfig:
-    """The planning network (paper §4, §5; reference §6.1, §6.2), as for the two-output 15-puzzle net."""
-    n_hidden: int = 20              # reference §6.1: 20 for the 15-puzzle's 128 inputs, 8 for the feature domains
-    n_out: int = 2                  # μ and φ for Eq. (1); 1 for the "N/A" and efficiency runs (reference §10.1)
-    dropout: float = 0.025          # reference §6.1: two-output 15-puzzle net only; 0 everywhere else
-    phi_min: float = -5.0           # reference §1 PHIMIN: σ_a = softplus(clip(φ)) ≥ 0.0067
-    phi_max: float = 1.0            # reference §1 PHIMAX: σ_a ≤ 1.313
-    lr: float = 1e-3                # paper §5 "initial learning rate of 0.001"; reference §6.2
-    beta1: float = 0.9              # Adam default (Kingma & Ba), as in reference §6.2
-    beta2: float = 0.999            # Adam default, as in reference §6.2
-    epsilon: float = 1e-8           # Adam default, added to √v_hat as in reference §6.2
-    adam_nesterov: bool = False     # reference §6.2: plain Adam (Algorithm 1) for the FFNN
-    adam_frozen_bias_correction: bool = False   # reference §6.2: bias correction as in Algorithm 1
-    dtype: str = "float32"          # reference §6.2 trains in float32; gradient checks use float64
+    """The planning network (paper §4, §5; the authors' `NNs/MyNN.cs`, `FastNN/FastNN.cs`), as for the two-output
+    15-puzzle net."""
+    n_hidden: int = 20              # `Program.Train`: 20 for the 15-puzzle's 128 inputs, 8 for the feature domains
+    n_out: int = 2                  # μ and φ for Eq. (1); 1 for the "N/A" and efficiency runs (`Program.Main`)
+    dropout: float = 0.025          # `Program.Train`: two-output 15-puzzle net only; 0 everywhere else
+    phi_min: float = -5.0           # `Global.PHIMIN`: σ_a = softplus(clip(φ)) ≥ 0.0067
+    phi_max: float = 1.0            # `Global.PHIMAX`: σ_a ≤ 1.313
+    lr: float = 1e-3                # paper §5 "initial learning rate of 0.001"; `FastNN/FastNN.cs`
+    beta1: float = 0.9              # Adam default (Kingma & Ba), as in `FastNN/Optimizers/Adam.cs`
+    beta2: float = 0.999            # Adam default, as in `FastNN/Optimizers/Adam.cs`
+    epsilon: float = 1e-8           # Adam default, added to √v_hat as in `FastNN/Optimizers/Adam.cs`
+    adam_nesterov: bool = False     # `FastNN/Optimizers/Adam.cs`: plain Adam (Algorithm 1) for the FFNN
+    adam_frozen_bias_correction: bool = False   # `FastNN/Optimizers/Adam.cs`: bias correction as in Algorithm 1
+    dtype: str = "float32"          # `FastNN` trains in float32; gradient checks use float64
 
 
 @dataclass(frozen=True)
 class WUNNConfig:
-    """The task-generation network (paper §2, §5; reference §6.1, §6.3)."""
-    n_hidden: int = 20              # reference §6.1: same width as the FFNN (8 for the feature domains)
+    """The task-generation network (paper §2, §5; the authors' `NNs/NNBayes.cs`, `BayesLayer.cs`)."""
+    n_hidden: int = 20              # `Program.Train`: same width as the FFNN (8 for the feature domains)
     prior_mu: float = 0.0           # paper §5 μ0 = 0
-    prior_var: float = 10.0         # paper §5 σ0² = 10 (reference: (1/√0.1)²)
-    rho_init: str = "reference"     # reference §6.3: ρ_W ~ N(ρ0, 1)·√(2/fan_in), not ρ ≈ ρ0 (reference §11.1 item 10)
-    rho_0: float = -5.0             # reference §6.3: ρ_b = −5 (σ_b ≈ 0.0067) and the mean of the ρ_W draw
+    prior_var: float = 10.0         # paper §5 σ0² = 10 (`NNs/NNBayes.cs`: (1/√0.1)²)
+    rho_init: str = "reference"     # `BayesLayer`: ρ_W ~ N(ρ0, 1)·√(2/fan_in), not ρ ≈ ρ0
+    rho_0: float = -5.0             # `BayesLayer`: ρ_b = −5 (σ_b ≈ 0.0067) and the mean of the ρ_W draw
     S: int = 5                      # paper §5: Monte-Carlo samples of Eq. (2) per training step
     K: int = 100                    # paper §5: output samples per σ_e estimate
     lr: float = 0.01                # paper §5 "initial learning rate of 0.01" (nominal, see below)
-    beta1: float = 0.9              # TensorFlow ApplyAdam default, reference §6.3
-    beta2: float = 0.999            # TensorFlow ApplyAdam default, reference §6.3
-    epsilon: float = 1e-8           # reference §6.3
-    # The reference's TF Adam ran with use_nesterov and constant bias-correction powers (reference §6.3, B6 in
-    # §11.2): an effective constant step of 0.01·√0.001/0.1 = 0.0031623. That is the optimiser that produced the
-    # paper's numbers (how fast σ_e falls sets how many WUNN steps, β decays and tasks each iteration gets), so
-    # it is the default; set both to False for textbook Adam, whose steady steps at lr 0.01 are about 3x larger.
+    beta1: float = 0.9              # TensorFlow ApplyAdam default, as in `TFComponents/AdamOptimizer.cs`
+    beta2: float = 0.999            # TensorFlow ApplyAdam default, as in `TFComponents/AdamOptimizer.cs`
+    epsilon: float = 1e-8           # `TFComponents/AdamOptimizer.cs`
+    # The authors' TF Adam ran with use_nesterov and constant bias-correction powers (`AdamOptimizer.Apply` in
+    # `TFComponents/AdamOptimizer.cs`): an effective constant step of 0.01·√0.001/0.1 = 0.0031623. That is the
+    # optimiser that produced the paper's numbers (how fast σ_e falls sets how many WUNN steps, β decays and
+    # tasks each iteration gets), so it is the default; set both to False for textbook Adam, whose steady steps
+    # at lr 0.01 are about 3x larger.
     adam_nesterov: bool = True
     adam_frozen_bias_correction: bool = True
     dtype: str = "float32"          # speed; float64 for gradient checks

@@ -1,10 +1,11 @@
-"""The planning network (paper §4; reference §6.2): n_in → n_hidden ReLU → 1 output (μ) or 2 outputs (μ, φ).
+"""The planning network (paper §4; the authors' `FastNN/FastNN.cs`): n_in → n_hidden ReLU → 1 output (μ) or
+2 outputs (μ, φ).
 
 With two outputs the second one, φ, gives the aleatoric standard deviation σ_a = softplus(clip(φ, φ_min, φ_max))
 and the loss is Eq. (1). With one output the loss is ½(μ − y)², i.e. Eq. (1) with σ_a fixed at 1.
 
 Dropout: the network keeps the `rng` it was built with and draws a fresh inverted-dropout mask from it at every
-`loss_and_grads` call (reference §6.2: the mask is "resampled every step"). So the sequence of training steps is
+`loss_and_grads` call (as `FastNN.Forward` draws one every training step). So the sequence of training steps is
 reproducible from the construction seed; `la.nn.persist` saves that rng's state with the weights so that a
 reloaded network continues the same mask sequence. The rng is shared, not copied: to keep the masks independent
 of a caller's other draws, give the network its own generator (e.g. `rng.spawn(1)[0]`).
@@ -16,7 +17,7 @@ from la.nn.layers import (dense_backward, dense_forward, dropout_backward, dropo
 
 
 def phi_to_sigma_a(phi, phi_min: float, phi_max: float):
-    """σ_a = softplus(clip(φ, φ_min, φ_max)) (paper §2 with the reference's clip, §6.2)."""
+    """σ_a = softplus(clip(φ, φ_min, φ_max)) (paper §2 with the authors' clip, `Global.TrimPhi`)."""
     return softplus(np.clip(phi, phi_min, phi_max))
 
 
@@ -39,16 +40,16 @@ def gaussian_nll(mu, phi, y, phi_min: float, phi_max: float, weight=None):
     loss = float(np.sum(weight * (r * r / (2 * sigma_a * sigma_a) + np.log(sigma_a))))
     dmu = weight * r / (sigma_a * sigma_a)
     dsigma_a = weight * (1 / sigma_a - r * r / sigma_a ** 3)
-    # Straight-through clip (reference §6.2, its B5): d clip/dφ is taken as 1 everywhere, so outside the range
-    # φ receives the gradient evaluated at the bound. The true derivative is 0 there, and a φ that once left the
-    # range (initialisation, one large step) would never move again, freezing σ_a at the bound; with the
-    # straight-through gradient it comes back as soon as the data asks for a σ_a inside the range.
+    # Straight-through clip (as in the authors' `FastNN.SetOutputDelta`): d clip/dφ is taken as 1 everywhere, so
+    # outside the range φ receives the gradient evaluated at the bound. The true derivative is 0 there, and a φ
+    # that once left the range (initialisation, one large step) would never move again, freezing σ_a at the bound;
+    # with the straight-through gradient it comes back as soon as the data asks for a σ_a inside the range.
     dphi = dsigma_a * softplus_grad(phi_c)
     return loss, dmu, dphi
 
 
 class FFNN:
-    """Two-layer ReLU network with explicit forward/backward (paper §4, §5; reference §6.2)."""
+    """Two-layer ReLU network with explicit forward/backward (paper §4, §5; the authors' `FastNN/FastNN.cs`)."""
 
     def __init__(self, n_in: int, n_hidden: int, n_out: int, rng: np.random.Generator, dropout: float = 0.0,
                  phi_min: float = -5.0, phi_max: float = 1.0, dtype=np.float64):

@@ -58,7 +58,7 @@ def dropout_forward(a, mask):
 
 
 def dropout_backward(dout, cache):
-    """da = dout ⊙ mask: dropped units get no gradient (the reference forgets the mask here, its bug B4)."""
+    """da = dout ⊙ mask: dropped units get no gradient (the authors' `FastNN.Backward` forgets the mask)."""
     mask = cache
     return dout * mask
 

@@ -1,4 +1,4 @@
-"""The weight-uncertainty network, WUNN (Blundell et al. 2015; paper §2, Eq. (2); reference §6.3).
+"""The weight-uncertainty network, WUNN (Blundell et al. 2015; paper §2, Eq. (2); the authors' `NNs/NNBayes.cs`).
 
 Every weight and bias w has a Gaussian posterior N(μ, σ²) with σ = softplus(ρ); `params` holds the μ's and ρ's
 (`W1_mu, W1_rho, b1_mu, b1_rho, W2_mu, W2_rho, b2_mu, b2_rho`). Architecture n_in → n_hidden ReLU → 1.
@@ -9,9 +9,9 @@ prediction: instead of sampling weights, sample each pre-activation directly,
 which has the same distribution per row and a lower-variance gradient. Note that v is itself a dense layer,
 applied to a² with weights σ_W² and bias σ_b².
 
-Uncertainty unit: σ_e is a STANDARD DEVIATION here, as in the reference (§6.4), which compares it with ε = 1
-(task generation) and with 0.8 = √(κε) = √0.64 (training); the paper writes the variance σ_e². With ε = 1 both
-readings give the same rules.
+Uncertainty unit: σ_e is a STANDARD DEVIATION here, as in the authors' code (`SearchDomain.Generate`,
+`NNBayesHeuristic.Update`), which compares it with ε = 1 (task generation) and with 0.8 = √(κε) = √0.64
+(training); the paper writes the variance σ_e². With ε = 1 both readings give the same rules.
 """
 import numpy as np
 from scipy.special import ndtr
@@ -28,7 +28,8 @@ def gaussian_kl(mu, sigma, prior_mu: float, prior_var: float):
     """KL(N(μ, σ²) ‖ N(μ0, σ0²)) in closed form, summed over all entries; returns (kl, dmu, dsigma)."""
     kl = np.sum(0.5 * np.log(prior_var) - np.log(sigma) + (sigma ** 2 + (mu - prior_mu) ** 2) / (2 * prior_var)
                 - 0.5)
-    # The reference writes ln(σ0/(σ + 1e-8)); the 1e-8 only guards σ = 0, which softplus never returns here.
+    # The authors' `NNOperations.KLUnivariateNormal` writes ln(σ0/(σ + 1e-8)); the 1e-8 only guards σ = 0, which
+    # softplus never returns here.
     return float(kl), (mu - prior_mu) / prior_var, sigma / prior_var - 1 / sigma
 
 
@@ -62,7 +63,8 @@ def _sum_to(x, shape):
 
 
 class WUNN:
-    """Bayes-by-backprop network with one hidden ReLU layer and one output (paper §2, §5; reference §6.3)."""
+    """Bayes-by-backprop network with one hidden ReLU layer and one output (paper §2, §5; the authors'
+    `NNs/NNBayes.cs`)."""
 
     def __init__(self, n_in: int, n_hidden: int, rng: np.random.Generator, prior_mu: float = 0.0,
                  prior_var: float = 10.0, rho_init: str = "reference", rho_0: float = -5.0, dtype=np.float64):
@@ -82,9 +84,9 @@ class WUNN:
             self.params["b" + name + "_rho"] = np.full(fan_out, rho_0, dtype=self.dtype)  # σ_b ≈ 0.0067
 
     def _init_rho(self, fan_in: int, fan_out: int, rng: np.random.Generator):
-        """ρ_W at initialisation: 'reference' draws N(ρ0, 1)·√(2/fan_in) (reference §6.3, §11.1 item 10)."""
+        """ρ_W at initialisation: 'reference' draws N(ρ0, 1)·√(2/fan_in) (the authors' `BayesLayer`)."""
         if self.rho_init == "constant":
-            # The reading the reference notes contrast the code with (§11.1 item 10): every σ_W = softplus(ρ0).
+            # ρ ≈ ρ0 everywhere, as `BayesLayer` does for the biases only: every σ_W = softplus(ρ0).
             return np.full((fan_in, fan_out), self.rho_0, dtype=self.dtype)
         # The He factor multiplies the whole draw, mean included: for the 15-puzzle's first layer ρ ≈ −0.63,
         # σ_W ≈ 0.43 at the start, far above softplus(−5). We follow the code, since it made the paper's numbers.
@@ -121,14 +123,14 @@ class WUNN:
         return z2[..., 0], (cache1, cache_relu, cache2)
 
     def loss_and_grads(self, X, y, beta: float, xi):
-        """Eq. (2) as the reference computes it: β·KL − mean_batch mean_S [−½(ŷ − y)²]; (loss, grads)."""
+        """Eq. (2) as the authors' code computes it: β·KL − mean_batch mean_S [−½(ŷ − y)²]; (loss, grads)."""
         y_hat, (cache1, cache_relu, cache2) = self.forward(X, xi)                           # (S, B)
         y = np.asarray(y, dtype=self.dtype).reshape(-1)
         if y.shape != (y_hat.shape[1],):
             raise ValueError(f"y has {y.size} values, expected {y_hat.shape[1]} to match X")
         r = y_hat - y                                                                       # (S, B)
         # Unit-variance Gaussian likelihood, constants dropped; its weight is per EXAMPLE (a mean, not a sum
-        # over the data set), so β alone sets the balance with the prior (reference §6.3).
+        # over the data set), so β alone sets the balance with the prior (as in `NNs/NNBayes.cs`).
         nll = 0.5 * float(np.mean(r * r))
         kl, dkl = self.kl()
         da1, dW2_mu, dW2_rho, db2_mu, db2_rho = lrt_backward((r / r.size)[..., None], cache2)
@@ -150,7 +152,8 @@ class WUNN:
         return self.loss_and_grads(X, y, beta, self.sample_xi(S, len(X), rng))
 
     def predict(self, X, K: int, rng: np.random.Generator, chunk_rows: int | None = None):
-        """Sample mean and σ_e = population std of K sampled outputs (paper §2; reference §6.3); float64 (n,).
+        """Sample mean and σ_e = population std of K sampled outputs (paper §2; the authors'
+        `NNBayesHeuristic.GetSummaryStatistics`); float64 (n,).
 
         The noise is drawn in the network's dtype (float32 for speed in training runs); rows are processed in
         chunks of `chunk_rows` (default: about 16 MB of hidden-layer noise per chunk).
@@ -176,7 +179,7 @@ class WUNN:
             v2 = np.square(a1, out=a1) @ var_W2 + var_b2                                 # (K, c, 1)
             xi2 = rng.standard_normal(m2.shape, dtype=self.dtype)
             y_hat = (m2 + np.sqrt(v2) * xi2)[..., 0]                                     # (K, c)
-            # The reference's formula sqrt(max(0, E[ŷ²] − E[ŷ]²)), accumulated in float64 against cancellation.
+            # The authors' formula sqrt(max(0, E[ŷ²] − E[ŷ]²)), accumulated in float64 against cancellation.
             mean[lo:hi] = y_hat.mean(axis=0, dtype=np.float64)
             mean_sq = np.square(y_hat, dtype=np.float64).mean(axis=0)
             sigma_e[lo:hi] = np.sqrt(np.maximum(0.0, mean_sq - mean[lo:hi] ** 2))

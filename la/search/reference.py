@@ -1,6 +1,6 @@
 """IDA* as the textbook writes it (Korf 1985): recursive, one state at a time.
 
-For teaching and for tests. It visits nodes in exactly the authors' order (reference §9): children in the
+For teaching and for tests. It visits nodes in exactly the authors' order (`IDAStar.cs`): children in the
 domain's move order, the goal recognised only when f <= bound, the bound raised to the smallest f that
 exceeded it. The heuristic is called once per expanded node, on the batch of that node's children.
 """
