@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from la import data
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -85,14 +87,38 @@ def test_quick_suboptimality_then_retest_the_saved_networks(tmp_path):
     assert (tmp_path / "a" / "run1" / "test-mean" / "unit.json").exists()         # the N/A row, not test-N/A
     for figure in ("table1_suboptimality", "calibration", "learning_curves", "figure1_generate_task"):
         assert (tmp_path / "a" / f"{figure}.png").exists()
-    again = suboptimality("--quick", "--out", tmp_path / "b", "--networks", tmp_path / "a", "--jobs", "1")
+    assert record["domain"] == "15-puzzle" and "domain" not in config      # settings files keep their shape
+    again = suboptimality("--quick", "--domain", "15-puzzle", "--out", tmp_path / "b", "--networks", tmp_path / "a",
+                          "--jobs", "1")                                     # the default domain, named
     assert again.returncode == 0, again.stderr
     assert "training" not in again.stdout.split("testing")[0]
     retest = json.loads((tmp_path / "b" / "results.json").read_text())
+    assert retest["calibration"] == record["calibration"] and retest["config"] == record["config"]
     assert [t["records"] for t in retest["tests"]] == [t["records"] for t in record["tests"]] or all(
         [(r["solved"], r["cost"], r["generated"]) for r in t1["records"]] ==
         [(r["solved"], r["cost"], r["generated"]) for r in t2["records"]]
         for t1, t2 in zip(retest["tests"], record["tests"]))
+
+
+@pytest.mark.slow
+def test_quick_table3_on_the_24_pancake_builds_its_pdbs_then_resumes(tmp_path):
+    """End to end on a feature domain: the paper's 24-pancake PDBs built into --pdb-dir (about 20 s), toy
+    training, the rows Gap, α and N/A on 3 test tasks, calibration on the 50 tasks' optimal plans."""
+    args = ("--domain", "24-pancake", "--quick", "--pdb-dir", tmp_path / "pdb", "--out", tmp_path / "a")
+    done = suboptimality(*args, "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    assert "24-pancake PDB 10 of 10" in done.stderr                    # built once, by the main process
+    record = json.loads((tmp_path / "a" / "results.json").read_text())
+    assert record["domain"] == "24-pancake" and record["config"]["domain"] == "24-pancake"
+    assert [r["row"] for r in record["table"]] == ["Gap", "0.9", "0.5", "N/A"]
+    gap = record["table"][0]
+    assert gap["unsolved"] == [0] and gap["optimal"] == 100.0 and gap["paper"]["generated"] == 48_599.5
+    assert record["calibration_states"] == sum(i.optimal for i in data.pancake50_24())
+    assert len(list((tmp_path / "pdb").glob("24-pancake_*.npy"))) == 10
+    assert (tmp_path / "a" / "table3_24-pancake.png").exists() and record["reduced"]
+    again = suboptimality(*args, "--resume", "--jobs", "1")
+    assert again.returncode == 0, again.stderr
+    assert "4 of 4 units already done" in again.stdout and "PDB 1 of" not in again.stderr
 
 
 def test_suboptimality_refuses_missing_networks(tmp_path):

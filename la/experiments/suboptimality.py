@@ -1,10 +1,12 @@
-"""The suboptimality experiment (paper §5, Table 1) on Korf's 100, and the calibration the paper claims.
+"""The suboptimality experiment (paper §5, Tables 1 and 3), with the calibration the paper claims.
 
     python -m la.experiments.suboptimality            # reduced protocol, 1 run (wall time: see the README)
     python -m la.experiments.suboptimality --full     # the paper's protocol, 1 run (hours)
     python -m la.experiments.suboptimality --paper    # the paper's protocol, 10 runs
     python -m la.experiments.suboptimality --quick    # a smoke run, about a minute
     python -m la.experiments.suboptimality --networks results/suboptimality-full   # re-test saved networks
+    python -m la.experiments.suboptimality --domain 24-pancake   # Table 3 on the 24-puzzle, 24-pancake or
+                                                                 # 15-blocksworld (la/experiments/table3.py)
 
 Per run, LearnHeuristicPrac trains two heuristics with GenerateTaskPrac: the two-output FFNN (dropout 2.5 %,
 α from 0.99) and the single-output one ("N/A"). Both are then tested on Korf's 100 instances with IDA*: the
@@ -15,28 +17,38 @@ paper's columns over the solved tasks — time, generated nodes, suboptimality (
 paper footnote 2) and % solved optimally — and the number of tasks not solved within the budget. The
 two-output network's calibration (for each α, how often y^α <= h*) is measured on the 5,305 states with known
 h* along the optimal solutions (la/calibration.py).
+
+With --domain, the same on the 24-puzzle, 24-pancake or 15-blocksworld (paper Table 3): their settings, test
+tasks, admissible baselines and the paper's values are in `la.experiments.table3`. Their networks read the
+paper's PDB features; the PDBs come from --pdb-dir (built there first when missing, by this process before
+any worker starts), and each worker process loads them once for all its units.
 """
+import functools
 import json
 import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-import numpy as np
-
 from la import data
-from la.calibration import ALPHAS, calibration, korf_states_with_h_star
-from la.cli import COUNT_MAX, Parser, count, existing_folder, run
+from la.calibration import calibration, states_with_h_star, uniform_blocksworld
+from la.cli import COUNT_MAX, Parser, count, existing_folder, out_folder, run
 from la.config import LearnConfig, node_budget
-from la.domains import SlidingTile
-from la.experiments import figure_data
+from la.domains import make_domain
+from la.experiments import figure_data, table3
 from la.experiments.folder import ROOT, prepare, provenance
-from la.experiments.runner import add_run_options, mean_std, run_units, unit_progress, unit_rng
-from la.heuristics import Manhattan
+from la.experiments.runner import add_run_options, run_units, unit_progress, unit_rng
+from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
+                                                learning_curves, reductions, summarize, table,
+                                                write_results)
+from la.features import PancakeFeatures, TileFeatures, describe, for_domain, from_description
+from la.heuristics import make_heuristic
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.io import write_json, write_text
+from la.heuristics.pdb import PDBHeuristic, partition_sums
+from la.io import write_json
 from la.learn import learn_heuristic
 from la.network import load_network, save_network
 from la.nn.config import FFNNConfig
+from la.pdb.store import default_folder
 from la.search import ida_star
 
 # The paper's Table 1: row -> (time s, generated nodes, suboptimality %, % optimal).
@@ -45,7 +57,8 @@ PAPER = {"MD": (80.7, 363_028_080, 0.0, 100.0), "0.95": (74.6, 78_787_262, 2.2, 
          "0.5": (5.1, 5_284_645, 3.4, 52.3), "0.25": (4.9, 5_107_840, 4.5, 38.3),
          "0.1": (3.9, 4_285_483, 5.3, 30.7), "0.05": (3.8, 4_189_753, 5.6, 25.3),
          "N/A": (2.3, 3_071_956, 10.8, 10.9)}
-NETWORKS = ("alpha", "mean")       # the two-output network (rows α) and the single-output one (row N/A)
+TASK_LABELS = {"15-puzzle": "Korf #", "24-puzzle": "Korf & Felner #"}   # how progress lines name a test task
+UNIFORM_KEY = (0, 1)               # blocksworld's uniform calibration states: run 0 is no run's, so no unit's
 
 
 @dataclass(frozen=True)
@@ -59,6 +72,21 @@ class SuboptimalityConfig:
     md_node_limit: int = 10_000_000_000     # MD needs up to 6.3 billion nodes (Korf #88)
     runs: int = 10                          # paper §5: 10 runs
     order: str = "depth-first"              # IDA*'s goal order when testing (training: learn.order)
+
+    # What `table3.Table3Config` holds as fields, fixed here (so the settings files of 15-puzzle runs keep
+    # their shape, and older runs can be resumed): the domain, its one-hot inputs, the baseline MD.
+    domain = "15-puzzle"
+    encoding = None                         # the paper's: the one-hot (la.features.one_hot)
+    baseline, baseline_row = "md", "MD"
+    calibration_random = 0
+
+    @property
+    def baseline_instances(self) -> tuple:
+        return self.instances
+
+    @property
+    def baseline_node_limit(self) -> int:
+        return self.md_node_limit
 
     def rows(self) -> list:
         return ["MD"] + [str(a) for a in self.alphas] + ["N/A"]
@@ -82,17 +110,35 @@ QUICK = replace(FULL, learn=replace(FULL.learn, **_toy), learn_mean=replace(FULL
                 alphas=(0.9, 0.5), instances=(12, 79, 42), test_node_limit=1_000_000, md_node_limit=1_000_000)
 
 
-def summarize(records: list) -> dict:
-    """The paper's columns over the solved tasks (as the authors' test code averages), and the unsolved count."""
-    solved = [r for r in records if r["solved"]]
-    if not solved:
-        return {"tasks": len(records), "unsolved": len(records), "time": None, "generated": None,
-                "subopt": None, "optimal": None}
-    return {"tasks": len(records), "unsolved": len(records) - len(solved),
-            "time": float(np.mean([r["seconds"] for r in solved])),
-            "generated": float(np.mean([r["generated"] for r in solved])),
-            "subopt": 100 * float(np.mean([r["cost"] / r["optimal"] - 1 for r in solved])),
-            "optimal": 100 * float(np.mean([r["cost"] == r["optimal"] for r in solved]))}
+def encoding_for(domain: str, description: dict | None = None, pdb_dir=None):
+    """The networks' inputs on `domain`: those `description` names (`la.features.describe`, as network files
+    record it), or the paper's. Made once per process, so that a worker loads a domain's PDBs once for all its
+    units; missing PDBs are built into `pdb_dir` (None: la.pdb.store's default folder) first."""
+    folder = None if pdb_dir is None else str(pdb_dir)
+    key = (domain, json.dumps(description, sort_keys=True), folder)
+    if key not in _ENCODINGS:
+        made = make_domain(domain)
+        encoding = for_domain(made, folder) if description is None else from_description(made, description, folder)
+        # The paper's encoding is the one its description (a saved network's) names: keep a single copy.
+        _ENCODINGS[key] = _ENCODINGS.setdefault((domain, json.dumps(describe(encoding), sort_keys=True), folder),
+                                                encoding)
+    return _ENCODINGS[key]
+
+
+_ENCODINGS = {}          # (domain, description as JSON, PDB folder) -> encoding, for this process
+
+
+def baseline_heuristic(cfg, domain, pdb_dir=None):
+    """The admissible baseline row's heuristic: md or gap, or pdb / max-pdb on the networks' PDB features
+    (`la.heuristics.pdb`), whose PDBs are then loaded once."""
+    if cfg.baseline in ("md", "gap"):
+        return make_heuristic(cfg.baseline, domain)
+    encoding = encoding_for(cfg.domain, cfg.encoding, pdb_dir)
+    if cfg.baseline == "max-pdb":
+        return PDBHeuristic(encoding, encoding.floor_columns)
+    if not isinstance(encoding, (TileFeatures, PancakeFeatures)):
+        raise ValueError(f"baseline 'pdb' needs additive PDB partitions, not {encoding!r} (try max-pdb)")
+    return PDBHeuristic(encoding, partition_sums(encoding))
 
 
 def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
@@ -100,12 +146,14 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     cfg, name, which = spec["config"], spec["name"], spec["network"]
     folder = out / name
     learn_cfg = cfg.learn if which == "alpha" else cfg.learn_mean
-    learner = learn_heuristic(SlidingTile(4), learn_cfg, unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
+    learner = learn_heuristic(make_domain(cfg.domain), learn_cfg,
+                              unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
                               checkpoint=folder / "checkpoint.npz",
-                              progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots")
+                              progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots",
+                              encoding=encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir")))
     save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
-    if which == "alpha":
+    if which == "alpha" and cfg.domain == "15-puzzle":          # Figures 1 and 2 draw 15-puzzle boards
         write_json(folder / "generate_task.json", figure_data.generate_task_traces(folder / "checkpoint.npz",
                                                                                    learn_cfg, spec["seed"]))
     return {"run": spec["run"], "network": which, "solved_train": learner.solved_fraction(),
@@ -114,188 +162,192 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
             "summary": f"solved {100 * learner.solved_fraction():.1f} % of its training tasks"}
 
 
+def trained_network(spec: dict, which: str) -> tuple:
+    """Run spec['run']'s saved network `which` ("alpha" or "mean") and the inputs it was trained on."""
+    cfg = spec["config"]
+    path = Path(spec["networks"]) / f"run{spec['run']}" / which / "network.npz"
+    network, about = load_network(path, make_domain(cfg.domain))
+    return network, encoding_for(about["domain"], about["encoding"], spec.get("pdb_dir"))
+
+
 def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
-    """Solve the chosen Korf instances with one row's heuristic; one record per instance."""
+    """Solve the chosen test tasks with one row's heuristic; one record per task."""
     cfg, row = spec["config"], spec["row"]
-    domain = SlidingTile(4)
-    if row == "MD":
-        h, limit = Manhattan(domain), cfg.md_node_limit
+    domain = make_domain(cfg.domain)
+    if row == cfg.baseline_row:
+        h, limit, chosen = baseline_heuristic(cfg, domain, spec.get("pdb_dir")), cfg.baseline_node_limit, \
+            cfg.baseline_instances
     else:
-        network, _ = load_network(Path(spec["networks"]) / f"run{spec['run']}" / ("mean" if row == "N/A" else "alpha")
-                                  / "network.npz", domain)
-        h, limit = LikelyAdmissible(network, domain, None if row == "N/A" else float(row)), cfg.test_node_limit
+        network, encoding = trained_network(spec, "mean" if row == "N/A" else "alpha")
+        h = LikelyAdmissible(network, encoding, None if row == "N/A" else float(row))
+        limit, chosen = cfg.test_node_limit, cfg.instances
     records, progress = [], unit_progress(out / spec["name"], spec["name"], verbose)
-    for instance in [i for i in data.korf100() if i.id in cfg.instances]:
+    label = TASK_LABELS.get(cfg.domain, f"{cfg.domain} task #")
+    for instance in [i for i in table3.TEST_SETS[cfg.domain]() if i.id in chosen]:
         result = ida_star(domain, h, instance.state, node_limit=limit, order=cfg.order)
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
                         "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
-        progress(f"Korf #{instance.id} " + (f"cost {result.cost} (optimal {instance.optimal})" if result.solved
-                                            else "not solved") + f", {result.generated:,} nodes, {result.seconds:.1f} s")
+        found = f"cost {result.cost} (optimal {instance.optimal})" if result.solved else "not solved"
+        progress(f"{label}{instance.id} {found}, {result.generated:,} nodes, {result.seconds:.1f} s")
     s = summarize(records)
     return {"run": spec.get("run"), "row": row, "records": records, **s,
             "summary": f"{s['tasks'] - s['unsolved']}/{s['tasks']} solved"
                        + ("" if s["subopt"] is None else f", subopt {s['subopt']:.2f} %, optimal {s['optimal']:.1f} %")}
 
 
+@functools.lru_cache(maxsize=None)
+def calibration_states(domain: str) -> tuple:
+    """The non-goal states along optimal plans of the domain's test tasks, all of them, and their h*."""
+    return states_with_h_star(make_domain(domain), table3.TEST_SETS[domain]())
+
+
 def calibration_unit(spec: dict, out: Path, verbose: bool) -> dict:
-    """For each α, the fraction of the 5,305 states with y^α <= h* (and with h <= h*)."""
-    network, _ = load_network(Path(spec["networks"]) / f"run{spec['run']}" / "alpha" / "network.npz", SlidingTile(4))
-    states, h_star = korf_states_with_h_star()
-    rows = calibration(lambda alpha: LikelyAdmissible(network, SlidingTile(4), alpha), states, h_star)
+    """For each α, the fraction of the states with known h* with y^α <= h* (and with h <= h*): on the test
+    tasks' optimal plans (the 5,305 states of Korf's 100 on the 15-puzzle) and, on blocksworld, on uniform
+    states too, the same ones in every run."""
+    cfg = spec["config"]
+    network, encoding = trained_network(spec, "alpha")
+    heuristic_for = lambda alpha: LikelyAdmissible(network, encoding, alpha)                    # noqa: E731
+    rows = calibration(heuristic_for, *calibration_states(cfg.domain))
     at_09 = next(r for r in rows if r["alpha"] == 0.9)["y_alpha_below_h_star"]
-    return {"run": spec["run"], "calibration": rows, "summary": f"y^0.9 <= h* on {100 * at_09:.1f} % of states"}
+    result = {"run": spec["run"], "calibration": rows, "summary": f"y^0.9 <= h* on {100 * at_09:.1f} % of states"}
+    if cfg.calibration_random:
+        states, h_star = uniform_blocksworld(make_domain(cfg.domain).size, cfg.calibration_random,
+                                             unit_rng(spec["seed"], *UNIFORM_KEY))
+        result["calibration_random"] = calibration(heuristic_for, states, h_star)
+        at_09 = next(r for r in result["calibration_random"] if r["alpha"] == 0.9)["y_alpha_below_h_star"]
+        result["summary"] += f", on {len(h_star):,} uniform states {100 * at_09:.1f} %"
+    return result
 
 
-def solved_by_every_row(tests: list) -> list:
-    """The instances that every row solved in every run: a common ground when rows leave different tasks
-    unsolved (the paper's columns average each row over its own solved tasks)."""
-    solved = [{r["id"] for r in t["records"] if r["solved"]} for t in tests]
-    return sorted(set.intersection(*solved)) if solved else []
+def paper_values(domain: str) -> dict:
+    """The paper's row -> (time s, generated, subopt %, optimal %): Table 1 on the 15-puzzle, else Table 3."""
+    return PAPER if domain == "15-puzzle" else table3.PAPER.get(domain, {})
 
 
-def table(cfg: SuboptimalityConfig, tests: list) -> list:
-    """Table 1: per row, each column's mean and spread over runs, the unsolved tasks, the paper's values;
-    and the same columns on the instances every row solved (`common`)."""
-    rows, common = [], set(solved_by_every_row(tests))
-    for row in cfg.rows():
-        mine = [t for t in tests if t["row"] == row]
-        entry = {"row": row, "runs": len(mine), "tasks": mine[0]["tasks"] if mine else 0,
-                 "unsolved": [t["unsolved"] for t in mine], "paper": dict(zip(("time", "generated", "subopt",
-                                                                                  "optimal"), PAPER[row]))}
-        for column in ("time", "generated", "subopt", "optimal"):
-            entry[column], entry[column + "_sd"] = mean_std(t[column] for t in mine if t[column] is not None)
-        on_common = [summarize([r for r in t["records"] if r["id"] in common]) for t in mine]
-        entry["common"] = {"tasks": len(common), **{column: mean_std(s[column] for s in on_common
-                                                                     if s[column] is not None)[0]
-                                                    for column in ("generated", "subopt", "optimal")}}
-        rows.append(entry)
-    return rows
+DOMAIN_NAMES = ("15-puzzle", *table3.BASELINES)       # --domain: Table 1's, then Table 3's
 
 
-def format_table(rows: list) -> str:
-    """Table 1 as text: the paper's columns over each row's solved tasks, then over the tasks all rows solved."""
-    lines = [f"{'α':>5} {'runs':>4} | {'time s':>8} {'generated':>13} {'subopt %':>15} {'optimal %':>15} "
-             f"{'unsolved':>8} | {'paper: time':>11} {'generated':>12} {'subopt':>6} {'optimal':>7}"]
-    for r in rows:
-        p = r["paper"]
-        if r["subopt"] is None:
-            mine = f"{'—':>8} {'—':>13} {'—':>15} {'—':>15}"
-        else:
-            mine = (f"{r['time']:8.2f} {r['generated']:13,.0f} {r['subopt']:7.2f} ± {r['subopt_sd']:5.2f} "
-                    f"{r['optimal']:7.1f} ± {r['optimal_sd']:5.1f}")
-        lines.append(f"{r['row']:>5} {r['runs']:>4} | {mine} {sum(r['unsolved']):>4}/{r['tasks'] * r['runs']:<3} | "
-                     f"{p['time']:11.1f} {p['generated']:12,.0f} {p['subopt']:5.1f}% {p['optimal']:6.1f}%")
-    tasks = rows[0]["common"]["tasks"] if rows else 0
-    lines.append(f"\nThe same columns on the {tasks} instance(s) that every row solved in every run (mean over runs):")
-    lines.append(f"{'α':>5} | {'generated':>13} {'subopt %':>9} {'optimal %':>9}")
-    for r in rows:
-        c = r["common"]
-        lines.append(f"{r['row']:>5} | " + (f"{'—':>13} {'—':>9} {'—':>9}" if c["subopt"] is None else
-                                            f"{c['generated']:13,.0f} {c['subopt']:9.2f} {c['optimal']:9.1f}"))
-    return "\n".join(lines)
+def config_for(domain: str, scale: str):
+    """The configuration of `scale` (quick, reduced, full, paper) on `domain`."""
+    if domain == "15-puzzle":
+        return {"quick": QUICK, "paper": SuboptimalityConfig(), "full": FULL, "reduced": DEFAULT}[scale]
+    return table3.configs(domain)[scale]
 
 
-def calibration_table(results: list) -> list:
-    """Per α, the fraction of states with y^α <= h* (and h <= h*) averaged over runs."""
-    rows = []
-    for i, alpha in enumerate(ALPHAS):
-        below = [r["calibration"][i]["y_alpha_below_h_star"] for r in results]
-        admissible = [r["calibration"][i]["h_admissible"] for r in results]
-        rows.append({"alpha": alpha, "y_alpha_below_h_star": mean_std(below)[0],
-                     "y_alpha_below_h_star_sd": mean_std(below)[1], "h_admissible": mean_std(admissible)[0],
-                     "runs": len(results)})
-    return rows
-
-
-def learning_curves(out: Path, runs: int) -> dict:
-    """Per network and run: per iteration tasks solved, α, β, mean GenerateTaskPrac steps, buffer size."""
-    curves = {}
-    for which in NETWORKS:
-        curves[which] = []
-        for r in range(1, runs + 1):
-            path = out / f"run{r}" / which / "train_log.json"
-            if path.exists():
-                log = json.loads(path.read_text())
-                curves[which].append([{"iteration": e["iteration"], "solved": e["solved"], "alpha": e["alpha"],
-                                       "beta": e["beta"], "buffer": e["buffer"],
-                                       "task_steps": float(np.mean([t["steps"] for t in e["tasks"]]))}
-                                      for e in log])
-    return curves
+def default_out(domain: str, scale: str) -> Path:
+    """results/suboptimality-<scale> on the 15-puzzle (as before --domain), results/table3-<domain>-<scale> else."""
+    return ROOT / "results" / (f"suboptimality-{scale}" if domain == "15-puzzle" else f"table3-{domain}-{scale}")
 
 
 def parse_args(argv):
     parser = Parser(prog="python -m la.experiments.suboptimality", description=__doc__.split("\n")[0])
+    parser.add_argument("--domain", choices=DOMAIN_NAMES, default="15-puzzle",
+                        help="the 15-puzzle (Table 1, default) or a domain of the paper's Table 3")
     scale = parser.add_mutually_exclusive_group()
-    scale.add_argument("--full", action="store_true", help="the paper's protocol, 1 run (hours)")
-    scale.add_argument("--paper", action="store_true", help="the paper's protocol, 10 runs (days on 2 cores)")
+    scale.add_argument("--full", action="store_true", help="the paper's protocol, 1 run (hours to days)")
+    scale.add_argument("--paper", action="store_true",
+                       help="the paper's protocol and runs: 10 on the 15-puzzle, 5 elsewhere (days on 2 cores)")
     scale.add_argument("--quick", action="store_true", help="a smoke run at toy scale")
-    parser.add_argument("--runs", type=count, help=f"independent runs, 1..{COUNT_MAX} (default: 1, or 10 with --paper)")
-    add_run_options(parser, "results/suboptimality-<scale>")
+    parser.add_argument("--runs", type=count,
+                        help=f"independent runs, 1..{COUNT_MAX} (default: 1, or the paper's with --paper)")
+    add_run_options(parser, "results/suboptimality-<scale>, or results/table3-<domain>-<scale>")
     parser.add_argument("--networks", type=existing_folder, default=None,
                         help="test the networks saved in this earlier results folder instead of training "
                              "(run<r>/alpha/network.npz and run<r>/mean/network.npz for every run)")
+    parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
+                        help="where pattern databases are cached, for the domains other than the 15-puzzle "
+                             "(default: $LA_PDB_DIR, else ~/.cache/la/pdb); missing ones are built there first")
     return parser.parse_args(argv)
 
 
-def check_networks(folder: Path, runs: int) -> None:
-    """Refuse a --networks folder unless every run's two networks are there, readable and of the right kind."""
+def check_networks(folder: Path, runs: int, domain: str = "15-puzzle") -> None:
+    """Refuse a --networks folder unless every run's two networks are there, readable, trained on `domain` and
+    of the right kind."""
     for r in range(1, runs + 1):
         for which, outputs in zip(NETWORKS, (2, 1)):
             path = folder / f"run{r}" / which / "network.npz"
             if not path.is_file():
                 raise ValueError(f"--networks {folder}: no network for run {r} ({which}/network.npz)")
             try:
-                network, _ = load_network(path, SlidingTile(4))
+                network, _ = load_network(path, make_domain(domain))
             except ValueError as error:
                 raise ValueError(f"--networks: {error}") from None
             if getattr(network, "n_out", None) != outputs:
                 raise ValueError(f"--networks: {path} is not a {outputs}-output FFNN, as the {which!r} network must be")
 
 
+def load_pdbs(cfg, networks: Path | None, pdb_dir) -> None:
+    """Make, in this process, every encoding the run needs (the one trained, each saved network's, the
+    baseline's), so that missing PDBs are built once, here, with a progress line, before any worker starts."""
+    needed = [(cfg.domain, cfg.encoding)] if networks is None or cfg.baseline in ("pdb", "max-pdb") else []
+    for r in range(1, cfg.runs + 1) if networks is not None else ():
+        for which in NETWORKS:
+            about = load_network(networks / f"run{r}" / which / "network.npz")[1]
+            needed.append((about["domain"], about["encoding"]))
+    made = {id(e): e for e in (encoding_for(domain, description, pdb_dir) for domain, description in needed)}
+    for encoding in made.values():
+        if hasattr(encoding, "pdbs"):
+            folder = pdb_dir or default_folder()
+            print(f"{len(encoding.pdbs)} {encoding.domain.name} PDBs ready in {folder}", flush=True)
+
+
 def main(argv=None) -> int:
-    from la import plots
     args = parse_args(argv)
     scale = "quick" if args.quick else "paper" if args.paper else "full" if args.full else "reduced"
-    cfg = {"quick": QUICK, "paper": SuboptimalityConfig(), "full": FULL, "reduced": DEFAULT}[scale]
+    cfg = config_for(args.domain, scale)
     cfg = replace(cfg, runs=args.runs or cfg.runs, order=args.order)
     if args.networks is None:            # saved networks keep the order they were trained with
         cfg = replace(cfg, learn=replace(cfg.learn, order=args.order), learn_mean=replace(cfg.learn_mean, order=args.order))
-    out = args.out or ROOT / "results" / f"suboptimality-{scale}"
+    out = args.out or default_out(cfg.domain, scale)
     networks = args.networks or out
     if args.networks is not None:
-        check_networks(args.networks, cfg.runs)
+        check_networks(args.networks, cfg.runs, cfg.domain)
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks)}, args.resume, command)
-    base = {"seed": args.seed, "config": cfg, "networks": str(networks)}
+    load_pdbs(cfg, args.networks, args.pdb_dir)
+    base = {"seed": args.seed, "config": cfg, "networks": str(networks),
+            "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
+    name = "suboptimality" if cfg.domain == "15-puzzle" else f"Table 3 on the {cfg.domain}"
+    reduced = reductions(cfg, config_for(cfg.domain, "full"))
+    if reduced:
+        print(f"{name} ({scale}) is smaller than the paper's protocol: " + "; ".join(reduced), flush=True)
     trained = []
     if args.networks is None:
-        print(f"suboptimality ({scale}): training {2 * cfg.runs} networks, results in {out}", flush=True)
+        print(f"{name} ({scale}): training {2 * cfg.runs} networks, results in {out}", flush=True)
         trained = run_units(train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
                                          for r in range(1, cfg.runs + 1) for w in NETWORKS], out, args.jobs, progress)
-    specs = [{**base, "name": "md", "row": "MD"}]
+    specs = [{**base, "name": cfg.baseline, "row": cfg.baseline_row}]
     specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row}", "run": r, "row": row}
               for r in range(1, cfg.runs + 1) for row in cfg.rows()[1:]]
-    print(f"testing {len(specs)} rows on {len(cfg.instances)} of Korf's instances", flush=True)
+    tasks = "Korf's instances" if cfg.domain == "15-puzzle" else f"the {cfg.domain}'s test tasks"
+    print(f"testing {len(specs)} rows on {len(cfg.instances)} of {tasks}", flush=True)
     tests = run_units(test_unit, specs, out, args.jobs, progress)
     calibrations = run_units(calibration_unit, [{**base, "name": f"run{r}/calibration", "run": r}
                                                 for r in range(1, cfg.runs + 1)], out, args.jobs, progress)
-    rows = table(cfg, tests)
+    rows = table(cfg, tests, paper_values(cfg.domain))
     first = networks / "run1" / "alpha" / "generate_task.json"
-    record = {"experiment": "suboptimality", "scale": scale, "seed": args.seed, "config": asdict(cfg),
-              **provenance(out),
-              "table": rows, "calibration": calibration_table(calibrations), "training": trained,
+    record = {"experiment": "suboptimality", "domain": cfg.domain, "scale": scale, "seed": args.seed,
+              "config": asdict(cfg), "reduced": reduced, **provenance(out),
+              "table": rows, "calibration": calibration_table(calibrations),
+              "calibration_states": len(calibration_states(cfg.domain)[1]), "training": trained,
               "learning_curves": learning_curves(networks, cfg.runs),
               "generate_task": json.loads(first.read_text()) if first.exists() else None,
               "tests": [{k: v for k, v in t.items() if k != "summary"} for t in tests]}
-    write_json(out / "results.json", record)
-    write_text(out / "results.csv", "run,row,id,optimal,solved,cost,generated,seconds\n" + "".join(
-        f"{t['run'] or ''},{t['row']},{r['id']},{r['optimal']},{r['solved']},{r['cost'] if r['solved'] else ''},"
-        f"{r['generated']},{r['seconds']:.3f}\n" for t in tests for r in t["records"]))
-    plots.all_from_suboptimality(record, out)
-    print(format_table(rows))
-    print("calibration: " + ", ".join(f"α {c['alpha']}: {100 * c['y_alpha_below_h_star']:.1f} %"
-                                       for c in record["calibration"]))
+    if cfg.domain != "15-puzzle":
+        record.update(title=f"Suboptimality on the {cfg.domain}, {len(cfg.instances)} test tasks (paper Table 3); "
+                            f"averages over solved tasks, error bars: sd over runs",
+                      paper_boot=dict(zip(COLUMNS, table3.BOOT[cfg.domain])) if cfg.domain in table3.BOOT else None)
+    if cfg.calibration_random:
+        record["calibration_random"] = calibration_table(calibrations, "calibration_random")
+    write_results(out, record, tests)
+    draw(record, out)
+    print(format_table(rows, table3.BOOT.get(cfg.domain)))
+    for key, states in (("calibration", "optimal plans"), ("calibration_random", "uniform states")):
+        if key in record:
+            print(f"calibration ({states}): " + ", ".join(f"α {c['alpha']}: {100 * c['y_alpha_below_h_star']:.1f} %"
+                                                         for c in record[key]))
     print(f"results: {out / 'results.json'}, {out / 'results.csv'}; figures in {out}")
     return 0
 

@@ -1,0 +1,245 @@
+"""Table 3 (`la.experiments.table3` through `la.experiments.suboptimality --domain`): the paper's values and
+budgets, the states calibration reads with their exact h*, and the experiment's units end to end on toy
+feature domains (an 8-pancake and a 6-blocksworld with small PDBs built into a temporary folder), so that no
+paper-sized PDB is needed here. The 24-pancake's --quick run end to end is in the slow tier
+(tests/test_experiments.py)."""
+import json
+import shutil
+from dataclasses import asdict, replace
+
+import numpy as np
+import pytest
+
+import la.experiments.suboptimality as suboptimality
+import la.pdb.store
+from la import cli, data
+from la.calibration import optimal_plans, states_with_h_star, uniform_blocksworld
+from la.config import DOMAINS, LearnConfig
+from la.data import Instance
+from la.domains import Blocksworld, Pancake, SlidingTile, make_domain, random_walk
+from la.domains.blocksworld_cost import optimal_cost
+from la.experiments import table3
+from la.experiments.runner import run_units
+from la.experiments.suboptimality_table import format_table, reductions, table
+from la.features import BlockFeatures, PancakeFeatures, describe
+from la.heuristics import Gap
+from la.network import load_network
+from la.nn import FFNN, save
+from la.nn.config import FFNNConfig, WUNNConfig
+from la.pdb.sets import abstraction
+from la.pdb.store import load
+from la.search import check_plan
+from la.search.bfs import ExactDistances
+
+FEATURE_DOMAINS = ("24-puzzle", "24-pancake", "15-blocksworld")
+TOY = LearnConfig(num_iter=3, node_limit=50_000, max_steps=40, train_iter=60, wunn_blocks=3,
+                  ffnn=FFNNConfig(n_hidden=8, dropout=0.0), wunn=WUNNConfig(n_hidden=8))
+TOY_MEAN = replace(TOY, ffnn=FFNNConfig(n_hidden=8, n_out=1, dropout=0.0))
+TOYS = {"8-pancake": (Pancake(8), PancakeFeatures, {"A": [[0, 1, 2, 3], [4, 5, 6, 7]],
+                                                    "B": [[0, 1, 6, 7], [2, 3, 4, 5]]}),
+        "6-blocksworld": (Blocksworld(6), BlockFeatures, {"max": [[1, 2, 3, 4], [3, 4, 5, 6], [1, 2, 5, 6]]})}
+
+
+def quiet(fraction, text):
+    """A PDB build's progress, not shown."""
+
+
+# --- the paper's values, budgets and configurations ------------------------------------------------------
+
+def test_the_papers_rows_agree_with_the_node_rates_la_config_derives_from_them():
+    for domain in FEATURE_DOMAINS:
+        rows = table3.PAPER[domain]
+        assert {str(a) for a in table3.full(domain).alphas} | {"N/A"} <= set(rows)
+        seconds, nodes = rows["0.9"][:2]
+        assert DOMAINS[domain].nodes_per_second == pytest.approx(nodes / seconds)     # la/config.py's source
+        assert all(0 <= row[2] <= 100 and 0 <= row[3] <= 100 for row in rows.values())
+        budget = table3.test_budget(domain)
+        assert budget >= 9.9 * max(row[1] for name, row in rows.items() if name not in ("PDB", "Gap"))
+    assert table3.PAPER["24-pancake"]["Gap"][1] == 48_599.5 and table3.PAPER["24-puzzle"]["PDB"][0] is None
+
+
+@pytest.mark.parametrize("domain", FEATURE_DOMAINS)
+def test_each_scale_keeps_the_papers_settings_or_says_what_it_reduced(domain):
+    scales = table3.configs(domain)
+    full = scales["full"]
+    assert full.learn == DOMAINS[domain].learn() and full.learn_mean == DOMAINS[domain].learn(n_out=1)
+    assert (full.runs, scales["paper"].runs, len(full.instances)) == (1, 5, 50)    # paper §5: 5 runs, 50 tasks
+    assert full.rows()[0] == table3.ROW_NAMES[table3.BASELINES[domain]] and full.rows()[-1] == "N/A"
+    assert reductions(full, full) == [] and reductions(scales["paper"], full) == []
+    said = "; ".join(reductions(scales["reduced"], full))
+    assert "NumIter 20 (paper: 75)" in said and "test tasks" in said
+    assert set(scales["reduced"].instances) <= set(full.instances)
+    assert scales["quick"].learn.num_iter < scales["reduced"].learn.num_iter < full.learn.num_iter
+
+
+def test_the_easiest_tasks_are_those_with_the_fewest_published_nodes_or_the_lowest_costs():
+    counts = {row[0]: row[3] for row in data._rows("korf50_24puzzle_pdb_nodes.txt")}
+    chosen = table3.easiest("24-puzzle", 10)
+    assert max(counts[i] for i in chosen) < min(counts[i] for i in counts if i not in chosen)
+    costs = {i.id: i.optimal for i in data.pancake50_24()}
+    chosen = table3.easiest("24-pancake", 20)
+    assert len(chosen) == 20 and max(costs[i] for i in chosen) <= min(costs[i] for i in costs if i not in chosen)
+
+
+def test_results_folders_are_named_per_domain_and_the_15_puzzle_keeps_its_own():
+    assert suboptimality.default_out("15-puzzle", "reduced").name == "suboptimality-reduced"
+    assert suboptimality.default_out("24-pancake", "full").name == "table3-24-pancake-full"
+    assert "domain" not in asdict(suboptimality.DEFAULT)        # so 15-puzzle settings files keep their shape
+
+
+# --- calibration states with exact h* ----------------------------------------------------------------------
+
+def small_tasks(domain, n, seed):
+    """n tasks of a small domain, walks back from the goal, their optimal costs by breadth-first search."""
+    exact = ExactDistances(domain)
+    starts = random_walk(domain, 12, np.random.default_rng(seed), n=n)
+    return [Instance(i + 1, s, int(exact(s[None])[0])) for i, s in enumerate(starts) if exact(s[None])[0] > 0], exact
+
+
+@pytest.mark.parametrize("domain", [SlidingTile(3), Pancake(7), Blocksworld(6)])
+def test_every_calibration_state_has_its_exact_h_star(domain):
+    tasks, exact = small_tasks(domain, 6, seed=1)
+    states, h_star = states_with_h_star(domain, tasks)
+    np.testing.assert_array_equal(h_star, exact(states))
+    assert len(h_star) == sum(t.optimal for t in tasks)
+
+
+@pytest.mark.parametrize("name, tasks", [("24-puzzle", data.korf50_24), ("24-pancake", data.pancake50_24),
+                                         ("15-blocksworld", data.blocksworld50_15)])
+def test_the_test_sets_optimal_plans_are_legal_and_as_long_as_their_costs(name, tasks):
+    domain, instances = make_domain(name), tasks()
+    plans = optimal_plans(domain, instances)
+    for instance, plan in zip(instances, plans):
+        check_plan(domain, instance.state, plan)
+    states, h_star = states_with_h_star(domain, instances)
+    assert len(states) == sum(i.optimal for i in instances) and h_star.min() == 1
+    if isinstance(domain, Pancake):
+        assert (Gap(domain)(states) <= h_star).all()
+    if isinstance(domain, Blocksworld):
+        np.testing.assert_array_equal(optimal_cost(states), h_star)
+
+
+def test_a_wrong_stored_cost_is_refused():
+    instance = data.pancake50_24()[0]
+    with pytest.raises(ValueError, match="stored optimal cost"):
+        optimal_plans(Pancake(24), [replace(instance, optimal=instance.optimal + 1)])
+
+
+def test_uniform_blocksworld_states_come_with_their_exact_cost():
+    exact = ExactDistances(Blocksworld(6))
+    states, h_star = uniform_blocksworld(6, 300, np.random.default_rng(0))
+    np.testing.assert_array_equal(h_star, exact(states))
+    assert h_star.min() > 0 and len(np.unique(states, axis=0)) > 150
+
+
+# --- the units on toy feature domains ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def pdb_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pdb")
+    for name, (_, _, groups) in TOYS.items():
+        for pattern in {tuple(p) for patterns in groups.values() for p in patterns}:
+            load(abstraction(name, pattern), folder, quiet)
+    return folder
+
+
+def toy_config(name, baseline, folder, **changes):
+    domain, kind, groups = TOYS[name]
+    encoding = kind(domain, {g: [load(abstraction(name, p), folder, quiet) for p in ps] for g, ps in groups.items()})
+    return table3.Table3Config(name, TOY, TOY_MEAN, baseline, alphas=(0.9, 0.5), instances=(1, 2, 3, 4),
+                               test_node_limit=200_000, baseline_instances=(1, 2, 3, 4), baseline_node_limit=200_000,
+                               encoding=describe(encoding), **changes)
+
+
+@pytest.fixture
+def toy_sets(monkeypatch):
+    """Test sets for the toy domains, as `table3.TEST_SETS` holds them for the paper's."""
+    sets = {name: small_tasks(domain, 4, seed=5)[0] for name, (domain, _, _) in TOYS.items()}
+    for name, tasks in sets.items():
+        monkeypatch.setitem(table3.TEST_SETS, name, lambda tasks=tasks: tasks)
+    return sets
+
+
+def run_experiment(cfg, out, folder, runs=(1,)):
+    """Train, test and calibrate as `suboptimality.main` does, in this process."""
+    base = {"seed": 0, "config": cfg, "networks": str(out), "pdb_dir": str(folder)}
+    run_units(suboptimality.train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
+                                         for r in runs for w in ("alpha", "mean")], out, 1, None)
+    specs = [{**base, "name": cfg.baseline, "row": cfg.baseline_row}]
+    specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row}", "run": r, "row": row}
+              for r in runs for row in cfg.rows()[1:]]
+    tests = run_units(suboptimality.test_unit, specs, out, 1, None)
+    calibrations = run_units(suboptimality.calibration_unit, [{**base, "name": f"run{r}/calibration", "run": r}
+                                                             for r in runs], out, 1, None)
+    return tests, calibrations
+
+
+@pytest.mark.parametrize("baseline", ["gap", "pdb", "max-pdb"])
+def test_a_toy_pancake_table_end_to_end(baseline, pdb_folder, toy_sets, tmp_path):
+    cfg = toy_config("8-pancake", baseline, pdb_folder)
+    tests, calibrations = run_experiment(cfg, tmp_path, pdb_folder)
+    about = load_network(tmp_path / "run1" / "alpha" / "network.npz")[1]
+    assert about["domain"] == "8-pancake" and about["encoding"] == cfg.encoding
+    optimal = {t.id: t.optimal for t in toy_sets["8-pancake"]}
+    first = tests[0]
+    assert first["row"] == table3.ROW_NAMES[baseline] and first["unsolved"] == 0     # admissible: all optimal
+    assert all(r["cost"] == optimal[r["id"]] for r in first["records"])
+    for t in tests[1:]:
+        assert [r["id"] for r in t["records"]] == sorted(optimal)
+        assert all(r["cost"] >= optimal[r["id"]] for r in t["records"] if r["solved"])
+    rows = table(cfg, tests, {})
+    assert [r["row"] for r in rows] == cfg.rows() and all(set(r["paper"].values()) == {None} for r in rows)
+    assert len(calibrations[0]["calibration"]) == 8 and "calibration_random" not in calibrations[0]
+    text = format_table(rows, table3.BOOT["24-pancake"])
+    assert "Boot" in text and text.count("?") >= 4 * len(rows)
+
+
+def test_a_toy_blocksworld_table_calibrates_on_uniform_states_too(pdb_folder, toy_sets, tmp_path):
+    cfg = toy_config("6-blocksworld", "max-pdb", pdb_folder, calibration_random=200)
+    tests, calibrations = run_experiment(cfg, tmp_path, pdb_folder, runs=(1, 2))
+    assert tests[0]["unsolved"] == 0 and tests[0]["optimal"] == 100.0
+    for result in calibrations:
+        assert len(result["calibration_random"]) == 8 and "uniform states" in result["summary"]
+    rows = table(cfg, tests, {})
+    assert [r["runs"] for r in rows] == [1, 2, 2, 2]           # the baseline does not depend on the run
+
+
+def test_a_process_loads_an_encodings_pdbs_once(pdb_folder, tmp_path, monkeypatch):
+    folder = tmp_path / "pdb"
+    shutil.copytree(pdb_folder, folder)                        # a folder no earlier test made encodings from
+    cfg = toy_config("8-pancake", "gap", folder)
+    loads = []
+    real = la.pdb.store.load
+    monkeypatch.setattr(la.pdb.store, "load", lambda *args, **kwargs: loads.append(args[0]) or real(*args, **kwargs))
+    first = suboptimality.encoding_for("8-pancake", cfg.encoding, folder)
+    again = suboptimality.encoding_for("8-pancake", json.loads(json.dumps(cfg.encoding)), str(folder))
+    assert first is again and len(loads) == 4                   # four distinct patterns, each read once
+
+
+# --- the command line --------------------------------------------------------------------------------------
+
+def call(argv):
+    try:
+        return cli.run(suboptimality.main, [str(a) for a in argv])
+    except SystemExit as exit:
+        return exit.code
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--domain", "25-pancake"], "invalid choice: '25-pancake'"),
+    (["--domain", "15-blocksworld", "--networks", "{nets}"], "trained on the 24-pancake, not the 15-blocksworld"),
+    (["--domain", "24-pancake", "--pdb-dir", "{file}"], "is a file"),
+])
+def test_bad_domain_options_are_one_line_before_any_work(argv, message, tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    pancake = {"encoding": "PancakeFeatures", "partitions": [[[0, 1, 2, 3, 4]]]}      # its PDBs are never built
+    for which, outputs in (("alpha", 2), ("mean", 1)):
+        (tmp_path / "nets" / "run1" / which).mkdir(parents=True)
+        save(FFNN(14, 8, outputs, rng), tmp_path / "nets" / "run1" / which / "network.npz",
+             about={"domain": "24-pancake", "encoding": pancake})
+    (tmp_path / "file").write_text("not a folder")
+    argv = [a.format(nets=tmp_path / "nets", file=tmp_path / "file") for a in argv]
+    assert call([*argv, "--out", tmp_path / "out"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
