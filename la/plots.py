@@ -2,12 +2,20 @@
 
 One function per figure; each reads a results record (the `results.json` an experiment wrote) and writes one
 PNG with the Agg backend. The records the committed figures come from are committed beside them,
-`figures/efficiency.json` and `figures/suboptimality.json`, each with the command and commit that made it.
+`figures/efficiency.json`, `figures/suboptimality.json` (Table 1, the 15-puzzle) and, per Table 3 domain,
+`figures/table3_<domain>.json`, each with the command and commit that made it.
 
     python -m la.plots                                   # redraw figures/*.png from figures/*.json
     python -m la.plots --efficiency results/efficiency-paper/results.json --suboptimality \\
         results/suboptimality-full/results.json --copy   # adopt new results, then redraw
+    python -m la.plots --table3 results/table3-24-pancake-full/results.json --copy   # adopt a Table 3 record
+
+A Table 3 record (`la.experiments.suboptimality --domain D`) draws figures/table3_<D>.png, with its
+calibration (`table3_<D>_calibration.png`; on blocksworld also `_calibration_uniform.png`, uniform states) and
+learning curves (`table3_<D>_learning_curves.png`). Figures 1 and 2 draw GenerateTaskPrac on 15-puzzle boards,
+so only 15-puzzle records hold their data; on the other domains they are skipped, and said so.
 """
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -66,30 +74,41 @@ def _unsolved(row: dict) -> tuple:
     return sum(row["unsolved"]), row["tasks"] * row["runs"]
 
 
+def _or_nan(values) -> list:
+    """Numbers for plotting: None (no value: no solved task, or none in the paper) becomes NaN, not drawn."""
+    return [np.nan if v is None else v for v in values]
+
+
 def table1_suboptimality(results: dict, path) -> None:
-    """Table 1 against α: suboptimality, % optimal and nodes generated, ours (mean ± sd) and the paper's.
+    """Table 1 (or Table 3) against α: suboptimality, % optimal and nodes generated, ours (mean ± sd) and the
+    paper's where it gives them; the rows that are not an α (N/A, and the admissible baseline: MD, PDB, Gap or
+    max-PDB) as horizontal lines named by their row.
 
     The averages leave out unsolved tasks (as the paper's do), so every row's unsolved count is printed under the
     panels and beside each point or line that has any: a row with few solved tasks can look better than it is."""
     rows = {r["row"]: r for r in results["table"]}
     alphas = [a for a in results["config"]["alphas"]]
+    others = [r["row"] for r in results["table"] if r["row"] not in {str(a) for a in alphas}]   # N/A, baseline
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
     for ax, key, label in zip(axes, ("subopt", "optimal", "generated"),
                               ("suboptimality (%)", "solved optimally (%)", "nodes generated per task")):
-        ours = [np.nan if rows[str(a)][key] is None else rows[str(a)][key] for a in alphas]   # None: none solved
-        spread = [np.nan if rows[str(a)][key + "_sd"] is None else rows[str(a)][key + "_sd"] for a in alphas]
+        ours = _or_nan(rows[str(a)][key] for a in alphas)                                # None: none solved
+        spread = _or_nan(rows[str(a)][key + "_sd"] for a in alphas)
         ax.errorbar(alphas, ours, yerr=spread, fmt="o-", capsize=3, label=f"la, {rows[str(alphas[0])]['runs']} run(s)")
-        ax.plot(alphas, [rows[str(a)]["paper"][key] for a in alphas], "s--", color="tab:gray", label="paper")
+        paper = _or_nan(rows[str(a)]["paper"][key] for a in alphas)                      # None: not in the paper
+        if np.isfinite(paper).any():
+            ax.plot(alphas, paper, "s--", color="tab:gray", label="paper")
         for a, y in zip(alphas, ours):
             k = _unsolved(rows[str(a)])[0]
             if k and np.isfinite(y):
                 ax.annotate(f"α = {a:g}: {k} unsolved", (a, y), xytext=(-12, 22), textcoords="offset points",
                             ha="right", fontsize=7, color="tab:blue", bbox={"fc": "white", "ec": "none", "pad": 1},
                             arrowprops={"arrowstyle": "-", "lw": 0.6, "color": "tab:blue"})
-        for row, style in (("N/A", ":"), ("MD", "-.")):
-            if row in rows and rows[row][key] is not None:
+        for row in others:
+            if rows[row][key] is not None:
                 k = _unsolved(rows[row])[0]
-                ax.axhline(rows[row][key], color="tab:red" if row == "N/A" else "tab:green", ls=style, lw=1,
+                ax.axhline(rows[row][key], color="tab:red" if row == "N/A" else "tab:green",
+                           ls=":" if row == "N/A" else "-.", lw=1,
                            label=f"{row} (la)" + (f", {k} unsolved" if k else ""))
         ax.set_xlabel("α")
         ax.set_ylabel(label)
@@ -100,16 +119,26 @@ def table1_suboptimality(results: dict, path) -> None:
                                       "error bars: sd over runs"), fontsize=11)
     counts = []
     for r in results["table"]:
-        name = r["row"] if r["row"] in ("MD", "N/A") else f"α = {r['row']}"
+        name = r["row"] if r["row"] in others else f"α = {r['row']}"
         counts.append(f"{name}: %d/%d" % _unsolved(r))
     fig.text(0.5, 0.01, "not solved within the test budget:   " + ",   ".join(counts), ha="center", fontsize=9)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     _save(fig, path)
 
 
-def calibration(results: dict, path) -> None:
-    """For each α, the fraction of the 5,305 states with y^α <= h*, beside the line y = α."""
-    rows = results["calibration"]
+KORF_STATES = 5_305     # the 15-puzzle's calibration states (la.calibration), for records that do not say
+
+
+def calibration(results: dict, path, key: str = "calibration") -> None:
+    """For each α, the fraction of the states with known h* with y^α <= h*, beside the line y = α: the states
+    along the test tasks' optimal plans (`key` "calibration"), or blocksworld's uniform ones ("calibration_random")."""
+    rows = results[key]
+    if key == "calibration":
+        states = f"{results.get('calibration_states', KORF_STATES):,} states"     # older records: Korf's 100
+    else:
+        states = f"{results['config']['calibration_random']:,} uniform states"
+    domain = results.get("domain", "15-puzzle")
+    title = f"Calibration on {states} " if domain == "15-puzzle" else f"Calibration on {states} of the {domain}\n"
     alphas = np.array([r["alpha"] for r in rows])
     fig, ax = plt.subplots(figsize=(5, 4.5))
     ax.plot([0, 1], [0, 1], "k:", label="calibrated: fraction = α")
@@ -118,7 +147,7 @@ def calibration(results: dict, path) -> None:
     ax.plot(alphas, [r["h_admissible"] for r in rows], "s--", label="integer h <= h* (admissible)")
     ax.set_xlabel("α")
     ax.set_ylabel("fraction of states")
-    ax.set_title(f"Calibration on 5,305 states with known h* ({rows[0]['runs']} run(s))", fontsize=10)
+    ax.set_title(title + f"with known h* ({rows[0]['runs']} run(s))", fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
     _save(fig, path)
@@ -126,7 +155,8 @@ def calibration(results: dict, path) -> None:
 
 def learning_curves(results: dict, path) -> None:
     """Per iteration of LearnHeuristicPrac: tasks solved, α, β, GenerateTaskPrac task length, buffer size."""
-    panels = (("solved", "tasks solved (of 10)", "linear"), ("alpha", "α", "linear"), ("beta", "β", "log"),
+    tasks = results["config"].get("learn", {}).get("tasks_per_iter", 10)          # paper §5: NumTasksPerIter
+    panels = (("solved", f"tasks solved (of {tasks})", "linear"), ("alpha", "α", "linear"), ("beta", "β", "log"),
               ("task_steps", "GenerateTaskPrac steps", "linear"), ("buffer", "memory buffer records", "linear"))
     fig, axes = plt.subplots(1, len(panels), figsize=(16, 3.4))
     for which, color in (("alpha", "tab:blue"), ("mean", "tab:red")):
@@ -140,7 +170,7 @@ def learning_curves(results: dict, path) -> None:
                 ax.set_yscale(scale)
                 ax.set_xlabel("iteration")
     axes[0].legend(fontsize=8)
-    fig.suptitle("LearnHeuristicPrac on the 15-puzzle, one line per run", fontsize=11)
+    fig.suptitle(f"LearnHeuristicPrac on the {results.get('domain', '15-puzzle')}, one line per run", fontsize=11)
     fig.tight_layout()
     _save(fig, path)
 
@@ -212,30 +242,55 @@ def figure1_generate_task(results: dict, path) -> None:
     _save(fig, path)
 
 
-def all_from_suboptimality(results: dict, folder) -> None:
-    """The four figures drawn from a suboptimality record."""
-    folder = Path(folder)
-    table1_suboptimality(results, folder / "table1_suboptimality.png")
-    calibration(results, folder / "calibration.png")
-    learning_curves(results, folder / "learning_curves.png")
+def figure_names(results: dict) -> dict:
+    """The file name of each figure of a suboptimality record: Table 1's on the 15-puzzle (records written
+    before --domain are the 15-puzzle's), table3_<domain>*.png on the others, so that domains share a folder."""
+    domain = results.get("domain", "15-puzzle")
+    if domain == "15-puzzle":
+        return {"table": "table1_suboptimality.png", "calibration": "calibration.png",
+                "calibration_random": "calibration_uniform.png", "learning_curves": "learning_curves.png",
+                "generate_task": "figure1_generate_task.png"}
+    stem = f"table3_{domain}"
+    return {"table": f"{stem}.png", "calibration": f"{stem}_calibration.png",
+            "calibration_random": f"{stem}_calibration_uniform.png", "learning_curves": f"{stem}_learning_curves.png"}
+
+
+def all_from_suboptimality(results: dict, folder) -> list:
+    """The figures of a suboptimality record (Table 1 or 3, `figure_names`), drawn into `folder`; returns a
+    note for each figure it could not draw from this record (Figures 1 and 2 need a 15-puzzle walk)."""
+    folder, names, notes = Path(folder), figure_names(results), []
+    table1_suboptimality(results, folder / names["table"])
+    calibration(results, folder / names["calibration"])
+    if results.get("calibration_random"):
+        calibration(results, folder / names["calibration_random"], "calibration_random")
+    learning_curves(results, folder / names["learning_curves"])
     if results.get("generate_task"):
-        figure1_generate_task(results, folder / "figure1_generate_task.png")
+        figure1_generate_task(results, folder / names["generate_task"])
+    elif "generate_task" in names:
+        notes.append("Figures 1 and 2 not drawn: the record holds no GenerateTaskPrac walk (generate_task is null)")
+    else:
+        notes.append(f"Figures 1 and 2 not drawn: they show GenerateTaskPrac on 15-puzzle boards, and "
+                     f"{results['domain']} runs record no walk")
+    return notes
 
 
 # What the figures read from each results record: `read_record` checks it all before anything is drawn
 # (la.cli.check_shape explains the notation). Keep these beside the functions above when they change.
 _COLUMNS = ("subopt", "optimal", "generated")
 _CURVE_POINT = {"iteration": NUMBER, **dict.fromkeys(("solved", "alpha", "beta", "task_steps", "buffer"), MAYBE)}
+_CALIBRATION = [{"runs": int, **dict.fromkeys(("alpha", "y_alpha_below_h_star", "y_alpha_below_h_star_sd",
+                                                "h_admissible"), NUMBER)}]
 SHAPES = {
     "efficiency": {"table": [{"variant": str, "runs": int, **dict.fromkeys(
         ("solved_train", "solved_train_sd", "solved_test", "solved_test_sd", "paper_solved_train",
          "paper_solved_test"), NUMBER)}]},
     "suboptimality": {
-        "config": {"alphas": [NUMBER]}, "title?": str,
-        "table": [{"row": str, "runs": int, "paper": dict.fromkeys(_COLUMNS, NUMBER),
+        "domain?": str, "config": {"alphas": [NUMBER]}, "title?": str,
+        # The paper's values may be null: Table 3 has "?" (the 24-puzzle PDB's time) and rows it lacks
+        # (blocksworld's baseline); a null is not drawn. Our own are null for a row that solved nothing.
+        "table": [{"row": str, "runs": int, "paper": dict.fromkeys(_COLUMNS, MAYBE),
                    **dict.fromkeys(_COLUMNS + tuple(c + "_sd" for c in _COLUMNS), MAYBE)}],
-        "calibration": [{"runs": int, **dict.fromkeys(
-            ("alpha", "y_alpha_below_h_star", "y_alpha_below_h_star_sd", "h_admissible"), NUMBER)}],
+        "calibration": _CALIBRATION, "calibration_states?": int, "calibration_random?": (list, type(None)),
         "learning_curves": {"alpha?": [[_CURVE_POINT, ...], ...], "mean?": [[_CURVE_POINT, ...], ...]}},
 }
 GENERATE_TASK = {"epsilon": NUMBER, "start": [int], "sigma_e_after_update?": [NUMBER], "steps_after?": int,
@@ -252,11 +307,17 @@ def read_record(path, experiment: str) -> dict:
 
 
 def _check_suboptimality(record: dict, file: str) -> None:
-    """What a shape cannot say: a row per α, and a GenerateTaskPrac walk whose parts agree (Figures 1, 2)."""
+    """What a shape cannot say: a domain name fit for a file name, a row per α, uniform calibration states with
+    their number, and a GenerateTaskPrac walk whose parts agree (Figures 1, 2)."""
+    if "domain" in record and not re.fullmatch(r"[A-Za-z0-9-]+", record["domain"]):
+        raise ValueError(f"{file}: domain {record['domain'][:40]!r} is not a domain's name (letters, digits, -)")
     rows = {r["row"] for r in record["table"]}
     for alpha in record["config"]["alphas"]:
         if str(alpha) not in rows:
             raise ValueError(f"{file}: table has no row for α {alpha}, which config.alphas lists")
+    if record.get("calibration_random"):
+        check_shape(record["calibration_random"], _CALIBRATION, file, "calibration_random")
+        check_shape(record["config"], {"calibration_random": int}, file, "config")
     task = record.get("generate_task")
     if not task:                                   # absent or null: Figure 1 is not drawn
         return
@@ -275,12 +336,32 @@ def _check_suboptimality(record: dict, file: str) -> None:
                              f"({len(task['before'])}) and steps_after")
 
 
+def read_table3(paths: list) -> dict:
+    """The Table 3 records in `paths`, by domain, each checked (`read_record`): a 15-puzzle record, or a second
+    one of the same domain, is refused, naming the file."""
+    records = {}
+    for path in paths:
+        record, file = read_record(path, "suboptimality"), repr(str(path))
+        domain = record.get("domain", "15-puzzle")
+        if domain == "15-puzzle":
+            raise ValueError(f"{file}: holds the 15-puzzle's results (Table 1): pass it as --suboptimality")
+        if domain in records:
+            first = str(records[domain][0])
+            raise ValueError(f"{file}: a second Table 3 record on the {domain} (the first: {first!r})")
+        records[domain] = (path, record)
+    return records
+
+
 def main(argv=None) -> int:
     parser = Parser(prog="python -m la.plots", description="Regenerate every figure from saved results.")
     parser.add_argument("--efficiency", type=existing_file, default=FIGURES / "efficiency.json",
                         help="the efficiency experiment's results.json (default figures/efficiency.json)")
     parser.add_argument("--suboptimality", type=existing_file, default=FIGURES / "suboptimality.json",
-                        help="the suboptimality experiment's results.json (default figures/suboptimality.json)")
+                        help="the 15-puzzle suboptimality experiment's results.json (default "
+                             "figures/suboptimality.json)")
+    parser.add_argument("--table3", type=existing_file, action="append", metavar="FILE",
+                        help="a Table 3 record (the results.json of la.experiments.suboptimality --domain D), once "
+                             "per domain (default: every figures/table3_<domain>.json there is)")
     parser.add_argument("--diagnostics", type=existing_file, default=None,
                         help="the diagnostics experiment's diagnostics.json (default figures/diagnostics.json "
                              "when it is there)")
@@ -295,6 +376,11 @@ def main(argv=None) -> int:
     from la import plots_diagnostics                # here: it draws with this module's helpers
     records = {name: plots_diagnostics.read_diagnostics(path) if name == "diagnostics" else read_record(path, name)
                for name, path in paths.items()}      # every input, before any figure
+    if records["suboptimality"].get("domain", "15-puzzle") != "15-puzzle":
+        raise ValueError(f"{str(paths['suboptimality'])!r}: holds Table 3 results on the "
+                         f"{records['suboptimality']['domain']}: pass it as --table3")
+    for domain, (path, record) in read_table3(args.table3 or sorted(FIGURES.glob("table3_*.json"))).items():
+        paths[f"table3_{domain}"], records[f"table3_{domain}"] = path, record
     for name, record in records.items():
         path = paths[name]
         if args.copy and path.resolve() != (args.out / f"{name}.json").resolve():
@@ -305,9 +391,11 @@ def main(argv=None) -> int:
         elif name == "diagnostics":
             plots_diagnostics.all_from_diagnostics(record, args.out)
         else:
-            all_from_suboptimality(record, args.out)
+            for note in all_from_suboptimality(record, args.out):
+                print(f"{name}: {note}")
         print(f"drew the {name} figures from {path}")
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(run(main))

@@ -82,9 +82,26 @@ def test_plots_command_redraws_every_figure(tmp_path):
                           "--suboptimality", DATA / "suboptimality_quick.json", "--out", tmp_path, "--copy"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "calibration.png", "efficiency.json", "figure1_generate_task.png", "learning_curves.png",
-        "suboptimality.json", "table1_suboptimality.png", "table2_efficiency.png"]
+    drawn = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("table3_"))   # figures/table3_*.json
+    assert drawn == ["calibration.png", "efficiency.json", "figure1_generate_task.png", "learning_curves.png",
+                     "suboptimality.json", "table1_suboptimality.png", "table2_efficiency.png"]
+
+
+def test_a_15_puzzle_record_from_before_domains_is_drawn_as_before(tmp_path, monkeypatch):
+    """Records written before --domain name no domain and no calibration_states: the 15-puzzle's, Korf's states."""
+    record = json.loads((DATA / "suboptimality_quick.json").read_text())
+    assert "domain" not in record and "calibration_states" not in record
+    figures, real = {}, plots._save
+    monkeypatch.setattr(plots, "_save", lambda fig, path: figures.update({Path(path).name: fig}) or real(fig, path))
+    assert plots.all_from_suboptimality(record, tmp_path) == []
+    assert sorted(figures) == ["calibration.png", "figure1_generate_task.png", "learning_curves.png",
+                               "table1_suboptimality.png"]
+    assert figures["calibration.png"].axes[0].get_title().startswith("Calibration on 5,305 states with known h*")
+    table = figures["table1_suboptimality.png"]
+    assert "MD (la)" in [t.get_text() for t in table.axes[0].get_legend().get_texts()]
+    footer = " ".join(t.get_text() for t in table.texts)
+    assert "MD: 0/3" in footer and "α = 0.9: " in footer and "α = MD" not in footer
+    assert "on the 15-puzzle" in figures["learning_curves.png"]._suptitle.get_text()
 
 
 @pytest.mark.parametrize("args, message", [

@@ -1,18 +1,20 @@
 """Table 3 (`la.experiments.table3` through `la.experiments.suboptimality --domain`): the paper's values and
-budgets, the states calibration reads with their exact h*, and the experiment's units end to end on toy
-feature domains (an 8-pancake and a 6-blocksworld with small PDBs built into a temporary folder), so that no
-paper-sized PDB is needed here. The 24-pancake's --quick run end to end is in the slow tier
-(tests/test_experiments.py)."""
+budgets, the states calibration reads with their exact h*, the experiment's units and command end to end on
+toy feature domains (an 8-pancake and a 6-blocksworld with small PDBs built into a temporary folder), so that no
+paper-sized PDB is needed here, and the figures `la.plots` draws from their records. The 24-pancake's --quick
+run end to end is in the slow tier (tests/test_experiments.py)."""
 import json
+import os
 import shutil
 from dataclasses import asdict, replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import la.experiments.suboptimality as suboptimality
 import la.pdb.store
-from la import cli, data
+from la import cli, data, plots
 from la.calibration import optimal_plans, states_with_h_star, uniform_blocksworld
 from la.config import DOMAINS, LearnConfig
 from la.data import Instance
@@ -35,6 +37,7 @@ FEATURE_DOMAINS = ("24-puzzle", "24-pancake", "15-blocksworld")
 TOY = LearnConfig(num_iter=3, node_limit=50_000, max_steps=40, train_iter=60, wunn_blocks=3,
                   ffnn=FFNNConfig(n_hidden=8, dropout=0.0), wunn=WUNNConfig(n_hidden=8))
 TOY_MEAN = replace(TOY, ffnn=FFNNConfig(n_hidden=8, n_out=1, dropout=0.0))
+DATA = Path(__file__).resolve().parent / "data"
 TOYS = {"8-pancake": (Pancake(8), PancakeFeatures, {"A": [[0, 1, 2, 3], [4, 5, 6, 7]],
                                                     "B": [[0, 1, 6, 7], [2, 3, 4, 5]]}),
         "6-blocksworld": (Blocksworld(6), BlockFeatures, {"max": [[1, 2, 3, 4], [3, 4, 5, 6], [1, 2, 5, 6]]})}
@@ -73,7 +76,9 @@ def test_each_scale_keeps_the_papers_settings_or_says_what_it_reduced(domain):
 
 
 def test_the_easiest_tasks_are_those_with_the_fewest_published_nodes_or_the_lowest_costs():
-    counts = {row[0]: row[3] for row in data._rows("korf50_24puzzle_pdb_nodes.txt")}
+    published = data.korf50_24_pdb_nodes()
+    assert {i.id: i.optimal for i in data.korf50_24()} == {i: row.optimal for i, row in published.items()}
+    counts = {i: row.published for i, row in published.items()}
     chosen = table3.easiest("24-puzzle", 10)
     assert max(counts[i] for i in chosen) < min(counts[i] for i in counts if i not in chosen)
     costs = {i.id: i.optimal for i in data.pancake50_24()}
@@ -243,3 +248,122 @@ def test_bad_domain_options_are_one_line_before_any_work(argv, message, tmp_path
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def deny_writing(monkeypatch, folder):
+    """`folder` read-only for every check, even for root (who may write anywhere)."""
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if Path(p) == folder else real(p, mode))
+
+
+@pytest.mark.parametrize("where, message", [("LA_PDB_DIR under a file", "cannot create the PDB folder"),
+                                            ("LA_PDB_DIR read-only", "cannot write in the PDB folder"),
+                                            ("--pdb-dir read-only", "cannot write in")])
+def test_a_pdb_folder_that_cannot_be_written_is_refused_before_the_results_folder(where, message, tmp_path,
+                                                                                 monkeypatch, capsys):
+    (tmp_path / "file").write_text("not a folder")
+    (tmp_path / "read-only").mkdir()
+    deny_writing(monkeypatch, tmp_path / "read-only")
+    folder = tmp_path / ("file/pdb" if "under a file" in where else "read-only")   # no 24-pancake PDB in either
+    argv = ["--domain", "24-pancake", "--quick", "--out", tmp_path / "out", "--jobs", "1"]
+    if where.startswith("LA_PDB_DIR"):
+        monkeypatch.setenv("LA_PDB_DIR", str(folder))
+    else:
+        argv += ["--pdb-dir", folder]
+    assert call(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out").exists() and list((tmp_path / "read-only").iterdir()) == []
+
+
+# --- the figures of Table 3 records ------------------------------------------------------------------------
+
+PAPER_OF = {"8-pancake": "24-pancake", "6-blocksworld": "15-blocksworld"}   # toy domain -> whose paper values
+
+
+def run_main(name, baseline, pdb_folder, out, monkeypatch, **changes):
+    """`suboptimality.main` in this process on a toy domain, with the paper's values of the domain it stands for
+    (so the blocksworld record has a baseline row the paper lacks); its results.json."""
+    cfg = toy_config(name, baseline, pdb_folder, **changes)
+    monkeypatch.setattr(suboptimality, "config_for", lambda domain, scale: cfg)
+    monkeypatch.setitem(table3.PAPER, name, table3.PAPER[PAPER_OF[name]])
+    assert call(["--domain", PAPER_OF[name], "--quick", "--pdb-dir", pdb_folder, "--out", out, "--jobs", "1"]) == 0
+    return json.loads((out / "results.json").read_text())
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """Every figure `la.plots` saves, by file name: closed once saved, but its texts can still be read."""
+    figures, real = {}, plots._save
+    monkeypatch.setattr(plots, "_save", lambda fig, path: figures.update({Path(path).name: fig}) or real(fig, path))
+    return figures
+
+
+def texts(fig) -> str:
+    """Every title, legend entry and free text of a figure, one string."""
+    found = [fig._suptitle.get_text() if fig._suptitle else ""] + [t.get_text() for t in fig.texts]
+    for ax in fig.axes:
+        found.append(ax.get_title())
+        if ax.get_legend():
+            found += [t.get_text() for t in ax.get_legend().get_texts()]
+    return " | ".join(found)
+
+
+def test_table3_records_are_drawn_by_their_baselines_name_and_redrawn_by_la_plots(pdb_folder, toy_sets, tmp_path,
+                                                                                  monkeypatch, drawn, capsys):
+    pancake = run_main("8-pancake", "gap", pdb_folder, tmp_path / "pancake", monkeypatch)
+    blocks = run_main("6-blocksworld", "max-pdb", pdb_folder, tmp_path / "blocks", monkeypatch,
+                      calibration_random=200)
+    assert pancake["generate_task"] is None and "Figures 1 and 2 not drawn" in capsys.readouterr().out
+    assert [r["paper"]["subopt"] for r in blocks["table"]] == [None, 0.07, 1.0, 7.1]     # the paper: no max-PDB row
+    for record, stem, baseline in ((pancake, "table3_8-pancake", "Gap"), (blocks, "table3_6-blocksworld", "max-PDB")):
+        table = texts(drawn[f"{stem}.png"])
+        assert f"{baseline} (la)" in table and f"{baseline}: 0/4" in table and "α = " + baseline not in table
+        assert "MD" not in table and "paper" in table
+        states = f"Calibration on {record['calibration_states']:,} states of the {record['domain']}"
+        assert states in texts(drawn[f"{stem}_calibration.png"])
+        assert f"on the {record['domain']}" in texts(drawn[f"{stem}_learning_curves.png"])
+    assert "200 uniform states of the 6-blocksworld" in texts(drawn["table3_6-blocksworld_calibration_uniform.png"])
+    assert sorted(p.name for p in (tmp_path / "blocks").glob("*.png")) == [
+        "table3_6-blocksworld.png", "table3_6-blocksworld_calibration.png",
+        "table3_6-blocksworld_calibration_uniform.png", "table3_6-blocksworld_learning_curves.png"]
+
+    argv = ["--efficiency", DATA / "efficiency_quick.json", "--suboptimality", DATA / "suboptimality_quick.json",
+            "--table3", tmp_path / "pancake" / "results.json", "--table3", tmp_path / "blocks" / "results.json",
+            "--out", tmp_path / "figures", "--copy"]
+    assert cli.run(plots.main, [str(a) for a in argv]) == 0
+    out = capsys.readouterr().out
+    assert "table3_6-blocksworld: Figures 1 and 2 not drawn" in out
+    made = sorted(p.name for p in (tmp_path / "figures").iterdir())
+    for stem in ("table3_8-pancake", "table3_6-blocksworld"):
+        assert {f"{stem}.json", f"{stem}.png", f"{stem}_calibration.png", f"{stem}_learning_curves.png"} <= set(made)
+    assert "table3_6-blocksworld_calibration_uniform.png" in made and "table1_suboptimality.png" in made
+    assert json.loads((tmp_path / "figures" / "table3_8-pancake.json").read_text()) == pancake
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--suboptimality", "{pancake}"], "holds Table 3 results on the 8-pancake: pass it as --table3"),
+    (["--table3", str(DATA / "suboptimality_quick.json")], "15-puzzle's results (Table 1): pass it as --suboptimality"),
+    (["--table3", "{pancake}", "--table3", "{pancake}"], "a second Table 3 record on the 8-pancake"),
+    (["--table3", "{elsewhere}"], "domain '../8-pancake' is not a domain's name"),    # it names figure files
+])
+def test_la_plots_refuses_a_record_given_as_the_wrong_table(argv, message, pdb_folder, toy_sets, tmp_path,
+                                                           monkeypatch, capsys):
+    record = run_main("8-pancake", "gap", pdb_folder, tmp_path / "pancake", monkeypatch)
+    (tmp_path / "elsewhere.json").write_text(json.dumps({**record, "domain": "../8-pancake"}))
+    capsys.readouterr()
+    defaults = {"--efficiency": DATA / "efficiency_quick.json", "--suboptimality": DATA / "suboptimality_quick.json"}
+    argv = [a.format(pancake=tmp_path / "pancake" / "results.json", elsewhere=tmp_path / "elsewhere.json")
+            for a in argv]
+    argv += [str(x) for key, value in defaults.items() if key not in argv for x in (key, value)]
+    assert call_plots(argv + ["--out", str(tmp_path / "figures")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "figures").exists()
+
+
+def call_plots(argv):
+    try:
+        return cli.run(plots.main, argv)
+    except SystemExit as exit:
+        return exit.code

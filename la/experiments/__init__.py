@@ -2,4 +2,7 @@
 
     python -m la.experiments.efficiency       Table 2: GenerateTaskPrac against LengthInc (15-puzzle)
     python -m la.experiments.suboptimality    Table 1 on Korf's 100, with calibration and the figures' data
+    python -m la.experiments.suboptimality --domain {24-puzzle,24-pancake,15-blocksworld}
+                                              Table 3 on that domain: its settings, test tasks, admissible
+                                              baseline and the paper's values are in table3.py
 """

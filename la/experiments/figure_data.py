@@ -4,6 +4,9 @@ Figure 1: a GenerateTaskPrac walk with the trained WUNN — at each step the can
 probabilities, the sampled one — ending at the first state with σ_e >= ε. Figure 2: after one more Update on
 that task's plan, the σ_e of the same states (the walk's end should now be below ε) and the next walk, which
 must go further.
+
+The 15-puzzle's only: the figures draw 4 × 4 boards, so `la.experiments.suboptimality` records a walk on that
+domain alone, and `la.plots` says so when a Table 3 record has none.
 """
 import numpy as np
 

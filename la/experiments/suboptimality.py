@@ -20,8 +20,9 @@ h* along the optimal solutions (la/calibration.py).
 
 With --domain, the same on the 24-puzzle, 24-pancake or 15-blocksworld (paper Table 3): their settings, test
 tasks, admissible baselines and the paper's values are in `la.experiments.table3`. Their networks read the
-paper's PDB features; the PDBs come from --pdb-dir (built there first when missing, by this process before
-any worker starts), and each worker process loads them once for all its units.
+paper's PDB features; the PDBs come from --pdb-dir (read and checked, and built there when missing, by this
+process before anything is written in the results folder), and each worker process loads them once for all
+its units.
 """
 import functools
 import json
@@ -279,7 +280,9 @@ def check_networks(folder: Path, runs: int, domain: str = "15-puzzle") -> None:
 
 def load_pdbs(cfg, networks: Path | None, pdb_dir) -> None:
     """Make, in this process, every encoding the run needs (the one trained, each saved network's, the
-    baseline's), so that missing PDBs are built once, here, with a progress line, before any worker starts."""
+    baseline's), so that missing PDBs are built once, here, with a progress line, before any worker starts.
+    `main` calls it before the results folder is prepared: a PDB folder that cannot be written while PDBs are
+    missing is a one-line error (la.pdb.store) with nothing written in the results folder."""
     needed = [(cfg.domain, cfg.encoding)] if networks is None or cfg.baseline in ("pdb", "max-pdb") else []
     for r in range(1, cfg.runs + 1) if networks is not None else ():
         for which in NETWORKS:
@@ -303,9 +306,9 @@ def main(argv=None) -> int:
     networks = args.networks or out
     if args.networks is not None:
         check_networks(args.networks, cfg.runs, cfg.domain)
+    load_pdbs(cfg, args.networks, args.pdb_dir)      # read and checked, missing ones built: before `out` is touched
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks)}, args.resume, command)
-    load_pdbs(cfg, args.networks, args.pdb_dir)
     base = {"seed": args.seed, "config": cfg, "networks": str(networks),
             "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
@@ -342,7 +345,8 @@ def main(argv=None) -> int:
     if cfg.calibration_random:
         record["calibration_random"] = calibration_table(calibrations, "calibration_random")
     write_results(out, record, tests)
-    draw(record, out)
+    for note in draw(record, out):
+        print(note)
     print(format_table(rows, table3.BOOT.get(cfg.domain)))
     for key, states in (("calibration", "optimal plans"), ("calibration_random", "uniform states")):
         if key in record:

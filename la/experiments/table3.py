@@ -96,11 +96,11 @@ class Table3Config:
 
 def easiest(domain: str, k: int) -> tuple:
     """The k test tasks expected easiest: on the 24-puzzle those IDA* with Korf & Felner's 6-6-6-6 PDBs solves
-    in the fewest nodes (their published counts, la/data/korf50_24puzzle_pdb_nodes.txt); elsewhere those of
-    smallest optimal cost (ties by id)."""
+    in the fewest nodes (their published counts, `la.data.korf50_24_pdb_nodes`); elsewhere those of smallest
+    optimal cost (ties by id)."""
     if domain == "24-puzzle":
-        nodes = {row[0]: row[3] for row in data._rows("korf50_24puzzle_pdb_nodes.txt")}
-        return tuple(sorted(sorted(nodes, key=lambda i: nodes[i])[:k]))
+        counts = data.korf50_24_pdb_nodes()
+        return tuple(sorted(sorted(counts, key=lambda i: (counts[i].published, i))[:k]))
     tasks = TEST_SETS[domain]()
     return tuple(sorted(i.id for i in sorted(tasks, key=lambda i: (i.optimal, i.id))[:k]))
 
