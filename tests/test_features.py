@@ -11,6 +11,8 @@ from la.data import korf50_24
 from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
 from la.features import (BlockFeatures, PancakeFeatures, TileFeatures, TwoDim, encode, encoding_size, for_domain,
                          two_dim)
+from la.features.base import rank_many
+from la.pdb import rank as ranking
 from la.pdb.blocksworld import BlockPattern
 from la.pdb.pancake import PancakePattern
 from la.pdb.sliding_tile import TilePattern
@@ -254,6 +256,27 @@ def test_pancake_features_step_equals_from_scratch(pancakes):
 
 def test_blocksworld_features_step_equals_from_scratch(blocks):
     walk_incrementally(blocks, 8, steps=15)
+
+
+def test_tile_features_step_with_partitions_that_leave_tiles_out(folder):
+    """A partition need not hold every tile (the benchmarks' cut patterns do not): a move of a tile outside it
+    leaves that partition's PDBs as they were."""
+    partial = TileFeatures(SlidingTile(3), load_all({"A": [[1, 2], [5, 6]], "B": [[3, 4, 7]]},
+                                                    lambda p: TilePattern(3, p), folder))
+    check_against(partial, lambda s: tile_oracle(load_groups(partial), 3, s), drawn(partial.domain, 4))
+    walk_incrementally(partial, 11)
+
+
+def test_rank_many_is_la_pdb_rank_for_patterns_of_any_size():
+    """Patterns of 1, 3 and 4 items ranked in one call, padded to 4 with weight 0 and arbitrary places."""
+    rng, n, rows = np.random.default_rng(0), 9, 50
+    cells = [np.stack([rng.permutation(n)[:k] for _ in range(rows)]).astype(np.uint8) for k in (1, 3, 4)]
+    padded = rng.integers(0, n, (4, len(cells), rows)).astype(np.uint8)
+    weights = np.zeros((4, len(cells), 1), dtype=np.int32)
+    for p, c in enumerate(cells):
+        padded[:c.shape[1], p] = c.T
+        weights[:c.shape[1], p, 0] = ranking.weights(n, c.shape[1])
+    np.testing.assert_array_equal(rank_many(padded, weights), np.stack([ranking.rank(c, n) for c in cells]))
 
 
 # --- h_ad: the max of HArr, admissible everywhere --------------------------------------------------------------------

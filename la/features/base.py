@@ -13,10 +13,14 @@ take any domain without special cases:
     x, h_ad, carry = encoding.step(states, x, h_ad, carry, parent, move)
         the same for the children `domain.apply(states, parent, move)`, computed from the parents' states,
         inputs, floors and carry; every returned array has one row per child.
+    encoding.step_reads
+        which of the parents' "x" and "h_ad" `step` reads (it always gets the states and the carry); the
+        caller may pass None for the others, and need not keep them.
 
-`start` and `step` mirror the incremental heuristic of `la.heuristics.base`: a search keeps x, h_ad and carry
-with every node and indexes them with the node's index, and a sliding-tile move changes only one tile, so a
-child's features cost less than computing them afresh.
+`start` and `step` mirror the incremental heuristic of `la.heuristics.base`: a search keeps the carry (and x
+and h_ad, if `step` reads them) with every node and indexes it with the node's index. A child's features then
+cost less than computing them afresh: a sliding-tile move changes only one tile, and a pancake flip or a
+blocksworld move changes a parent's layout in a way that is cheaper to apply than to recompute.
 
 The PDB encodings share one shape, the authors' `Representations/Features.cs`: a row of admissible integer
 heuristics HArr (their `IMultHeuristic.HArr`), each divided by its scale (the largest value it can take), then a
@@ -24,6 +28,8 @@ few inputs that are not heuristics. h_ad is the maximum of HArr (the authors' `N
 `NNPreTrainedHeuristic.H`). `Features` below holds that shape; each domain's module supplies HArr and the rest.
 """
 import numpy as np
+
+from la.pdb.store import PDB
 
 
 class Features:
@@ -37,6 +43,7 @@ class Features:
     scale: np.ndarray
     size: int
     floor_columns: list[int]       # the HArr columns max(HArr) is taken over (all, unless some never exceed others)
+    step_reads = ()                # `step` needs the parents' states and carry only, never their x or h_ad
 
     def h_arr(self, states) -> np.ndarray:
         """The admissible features, unscaled: (n, k) integers."""
@@ -63,8 +70,7 @@ class Features:
         return h
 
     def __call__(self, states) -> np.ndarray:
-        states = self.check(states)
-        return self.inputs(self.h_arr(states), self.others(states))
+        return self.start(states)[0]
 
     def admissible(self, states) -> np.ndarray:
         return self.h_ad(self.h_arr(self.check(states)))
@@ -116,3 +122,31 @@ def pdb_scales(flat: list, groups: list | None = None) -> list[int]:
     `Scale` in `MultHeuristic24.cs`)."""
     maxima = [int(pdb.max) for pdb in flat]
     return maxima + [sum(maxima[i] for i in group) for group in groups or []]
+
+
+def end_to_end(pdbs: list) -> tuple[list, np.ndarray, np.ndarray]:
+    """The PDBs' tables laid end to end in one array, so that one gather reads a different PDB for each state.
+
+    Returns the PDBs again, now over views of that array (no table is held twice), the array, and where each
+    table begins in it."""
+    sizes = [pdb.table.size for pdb in pdbs]
+    offset = np.cumsum([0] + sizes[:-1], dtype=np.int64)
+    table = np.concatenate([pdb.table for pdb in pdbs])
+    return [PDB(pdb.abstraction, table[o:o + s]) for pdb, o, s in zip(pdbs, offset, sizes)], table, offset
+
+
+def rank_many(cells: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """`la.pdb.rank.rank` of many placements at once, each pattern with weights of its own.
+
+    `cells` (k, ...) holds the places of the patterns' items, in pattern order along the first axis, and
+    `weights` (k, ...) their `la.pdb.rank.weights`, broadcast against `cells`. A pattern of fewer items is padded
+    at the end with weight 0: an item's digit depends only on the items before it, so the padding counts for
+    nothing. Returns the ranks (...) in the weights' integer type."""
+    digits = cells.copy()
+    for i in range(1, len(cells)):
+        for j in range(i):
+            digits[i] -= cells[j] < cells[i]                 # digit_i = place_i − #{j < i: place_j < place_i}
+    rank = digits[0] * weights[0]
+    for i in range(1, len(cells)):
+        rank += digits[i] * weights[i]
+    return rank

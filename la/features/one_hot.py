@@ -42,6 +42,8 @@ class TwoDim:
     """The one-hot under the encoding contract (`la.features.base`). It has no admissible features: h_ad is
     None, and the planning floor is 0 (the authors' `NNBayesHeuristic.H` for a representation without HArr)."""
 
+    step_reads = ("x",)        # `step` flips eight bits of the parents' x
+
     def __init__(self, domain: SlidingTile):
         if not isinstance(domain, SlidingTile):
             raise ValueError(f"the one-hot encoding is for sliding-tile puzzles, not the {domain.name}")

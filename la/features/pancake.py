@@ -8,12 +8,15 @@ and `PancakePuzzle/Representations/Features.cs`), in their order and scaling:
     input 13     the largest pancake not at its goal height (0 if none) / N = 24
 
 The 12 HArr entries are admissible, so h_ad = max(HArr). A flip moves up to all N pancakes, changing most of
-the ten lookups, so `step` builds the children and computes their features afresh.
+the ten lookups, so `step` computes the children's features afresh, from where each pancake is
+(`la.pdb.pancake.heights`, which the ten lookups share). It takes the children's heights from the parents'
+without building the children: flip k sends a pancake at height p <= k to k - p.
 """
 import numpy as np
 
 from la.domains import Pancake
-from la.features.base import Features, partition_list, pdb_scales
+from la.features.base import Features, end_to_end, partition_list, pdb_scales, rank_many
+from la.pdb import rank as ranking
 from la.pdb.pancake import heights
 from la.pdb.sets import load_set
 
@@ -35,25 +38,60 @@ class PancakeFeatures(Features):
         self.floor_columns = list(range(len(self.pdbs), len(self.pdbs) + len(self.groups)))
         self.scale = np.array(pdb_scales(self.pdbs, self.groups), dtype=np.float32)
         self.size = len(self.scale) + 2
+        self.pancake = np.arange(domain.size, dtype=np.uint8)[:, None]  # (N, 1): pancake p's goal height is p
+        # The ten lookups at once: the tables end to end, the patterns' pancakes (K, PDBs) and their rank weights
+        # (K, PDBs, 1), padded with weight 0 (`rank_many`).
+        self.pdbs, self.table, self.offset = end_to_end(self.pdbs)
+        patterns = [pdb.abstraction.pattern for pdb in self.pdbs]
+        K = max(map(len, patterns))
+        self.items = np.zeros((K, len(patterns)), dtype=np.intp)
+        self.weights = np.zeros((K, len(patterns), 1), dtype=np.int32)
+        for i, pattern in enumerate(patterns):
+            self.items[:len(pattern), i] = pattern
+            self.weights[:len(pattern), i, 0] = ranking.weights(domain.size, len(pattern))
 
     def h_arr(self, states) -> np.ndarray:
         """HArr (n, 12 for the 24-pancake): the PDBs of each partition, then the partitions' sums."""
-        P = len(self.pdbs)
-        h = np.empty((len(states), len(self.scale)), dtype=np.int32)
-        at = heights(states)                                             # (N, n), shared by the ten lookups
-        for i, pdb in enumerate(self.pdbs):
-            h[:, i] = np.take(pdb.table, pdb.abstraction.rank_heights(at))
-        for g, group in enumerate(self.groups):
-            h[:, P + g] = h[:, group].sum(axis=1)
-        return h
+        return self.h_arr_of(heights(states))
 
     def others(self, states) -> np.ndarray:
         """The middle pancake in place (1/0), the largest misplaced pancake / N: (n, 2) float32."""
-        N = self.domain.size
-        out = np.empty((len(states), 2), dtype=np.float32)
+        return self.others_of(heights(states))
+
+    def h_arr_of(self, at) -> np.ndarray:
+        """HArr from the heights `at` (N, n) of `la.pdb.pancake.heights`."""
+        P = len(self.pdbs)
+        rank = rank_many(np.take(at, self.items, axis=0), self.weights)    # (PDBs, n), as `rank_heights`
+        value = np.take(self.table, rank + self.offset[:, None])            # (PDBs, n)
+        h = np.empty((at.shape[1], len(self.scale)), dtype=np.int32)
+        h[:, :P] = value.T
+        for g, group in enumerate(self.groups):
+            total = value[group[0]].astype(np.int32)
+            for i in group[1:]:                                             # row by row: faster than sum(axis=0)
+                total += value[i]
+            h[:, P + g] = total
+        return h
+
+    def others_of(self, at) -> np.ndarray:
+        """The other inputs from the heights `at` (N, n)."""
+        out = np.empty((at.shape[1], 2), dtype=np.float32)
         # The paper says "whether the middle pancake is out of place"; the authors' code, followed here, sets
         # 1 when it is in place (Features.cs: stateArr[middle] == middle ? 1 : 0).
-        out[:, 0] = states[:, self.middle] == self.middle
-        misplaced = np.where(states != self.domain.goal, states, 0)          # pancake 0 misplaced counts as 0
-        out[:, 1] = misplaced.max(axis=1).astype(np.float32) / np.float32(N)
+        out[:, 0] = at[self.middle] == self.middle
+        misplaced = (at != self.pancake) * self.pancake                   # (N, n): p if misplaced, else 0
+        out[:, 1] = misplaced.max(axis=0).astype(np.float32) / np.float32(self.domain.size)
         return out
+
+    def start(self, states):
+        at = heights(self.check(states))
+        h = self.h_arr_of(at)
+        return self.inputs(h, self.others_of(at)), self.h_ad(h), None
+
+    def step(self, states, x, h_ad, carry, parent, move):
+        """The children's x and h_ad from the parents' states (x, h_ad and the carry are not read)."""
+        at = np.take(heights(states), parent, axis=1)                  # (N, n) the parents' heights, per child
+        k = move.astype(np.uint8)
+        # Flip k sends height p <= k to k - p (for p > k the uint8 k - p wraps around, but is not taken).
+        at = np.where(at <= k, k - at, at)
+        h = self.h_arr_of(at)
+        return self.inputs(h, self.others_of(at)), self.h_ad(h), None

@@ -12,15 +12,18 @@
 All 14 HArr entries are admissible, so h_ad = max(HArr). The paper says "5-5-5-4 PDBs"; each partition in the
 authors' code, and here, is 5-5-5-5-4, five patterns covering the 24 tiles (`la.pdb.sets`).
 
-Inside IDA* the features are incremental (`la.features.base`): a move slides one tile, so the carry is HArr
-itself and a child changes the two PDB lookups of the moved tile's patterns (one per partition, re-ranked from
-the parent's tile cells), that tile's Manhattan and Hamming terms (tables by tile and move, as in
-`la.heuristics.classical.Manhattan`), the sums, and the blank's cell.
+Inside IDA* the features are incremental (`la.features.base`): a move slides one tile, so a child changes the
+two PDB lookups of the moved tile's patterns (one per partition, re-ranked from the tiles' cells), that tile's
+Manhattan and Hamming terms (tables by tile and move, as in `la.heuristics.classical.Manhattan`), the sums, and
+the blank's cell. The carry is one row of bytes per node: HArr, then the cell of each tile (blank first), which
+the move updates in two places. Every HArr entry lies in 0..255, so the updates run in uint8 arithmetic, which
+wraps modulo 256: adding (new - old) mod 256 gives the new value exactly.
 """
 import numpy as np
 
 from la.domains import SlidingTile
-from la.features.base import Features, partition_list, pdb_scales
+from la.features.base import Features, end_to_end, partition_list, pdb_scales, rank_many
+from la.pdb import rank as ranking
 from la.pdb.sets import load_set
 
 
@@ -43,15 +46,30 @@ class TileFeatures(Features):
         # A partition's sum is at least each of its PDBs, and Manhattan at least Hamming: max(HArr) is theirs.
         self.floor_columns = [P + g for g in range(G)] + [self.md_column]
         self._tables()
-        # owner[g, v] = which PDB of partition g holds tile v (-1: none); slot[g, v] = v's place in its pattern
-        self.owner = np.full((G, N), -1, dtype=np.intp)
-        self.slot = np.zeros((G, N), dtype=np.intp)
-        for g, group in enumerate(self.groups):
-            for i in group:
-                self.owner[g, self.tiles[i]] = i
-                self.slot[g, self.tiles[i]] = np.arange(len(self.tiles[i]))
         self.scale = np.array(pdb_scales(self.pdbs, self.groups) + [self.md_max, N], dtype=np.float32)
         self.size = len(self.scale) + 1
+        if self.scale.max() > 255:
+            raise ValueError(f"{self!r} has features up to {int(self.scale.max())}, but its carry holds them in "
+                             f"bytes: at most 255")
+        self.pdbs, self.table, offset = end_to_end(self.pdbs)
+        self.patterns = [self._pattern_tables(group, offset) for group in self.groups]
+
+    def _pattern_tables(self, group, offset):
+        """What `step` needs of one partition: for each tile, which of the partition's PDBs holds it (-1: none);
+        whether every tile has one; for each of its PDBs, the carry columns of its tiles' cells and their rank
+        weights ((K, PDBs), padded with weight 0 to the largest pattern's K tiles), where its table begins in
+        `self.table`, and its HArr column."""
+        k, K = len(self.scale), max(len(self.tiles[i]) for i in group)
+        local = np.full(self.domain.size, -1, dtype=np.intp)
+        cells_at = np.full((K, len(group)), k, dtype=np.intp)               # padding: any cell (the blank's)
+        weights = np.zeros((K, len(group)), dtype=np.int32)
+        for l, i in enumerate(group):
+            tiles = self.tiles[i]
+            local[tiles] = l
+            cells_at[:len(tiles), l] = k + tiles
+            weights[:len(tiles), l] = ranking.weights(self.domain.size, len(tiles))
+        covered = bool((local[1:] >= 0).all())
+        return local, covered, cells_at, weights, offset[group], np.array(group, dtype=np.intp)
 
     def _tables(self):
         """Manhattan and Hamming by (tile, cell), and their change by (tile, move code)."""
@@ -64,8 +82,11 @@ class TileFeatures(Features):
         tile, cell = np.arange(d.size)[:, None], np.arange(d.size)[None, :]
         self.wrong = ((tile != cell) & (tile != 0)).astype(np.int64)             # Hamming's term
         # Move code m sends the blank from blank_from[m] to blank_to[m]: the tile goes blank_to -> blank_from.
-        self.md_delta = (self.distance[:, d.blank_from] - self.distance[:, d.blank_to]).reshape(-1)
-        self.hamming_delta = (self.wrong[:, d.blank_from] - self.wrong[:, d.blank_to]).reshape(-1)
+        # The changes are kept mod 256, for the carry's uint8 arithmetic (module docstring).
+        self.md_delta = np.mod(self.distance[:, d.blank_from] - self.distance[:, d.blank_to], 256).astype(
+            np.uint8).reshape(-1)                                                # (N·M,)
+        self.hamming_delta = np.mod(self.wrong[:, d.blank_from] - self.wrong[:, d.blank_to], 256).astype(
+            np.uint8).reshape(-1)
         self.moves = len(d.blank_from)
 
     def where(self, states) -> np.ndarray:
@@ -98,29 +119,33 @@ class TileFeatures(Features):
         return (blank.astype(np.float32) / np.float32(self.domain.size))[:, None]
 
     def start(self, states):
+        """x, h_ad and the carry [HArr, where] (n, k + N) uint8 of a batch."""
         states = self.check(states)
-        h = self.h_arr(states)
-        return self.inputs(h, self.others(states)), self.h_ad(h), h
+        h, where = self.h_arr(states), self.where(states)
+        return self.inputs(h, self.others(states)), self.h_ad(h), np.concatenate([h.astype(np.uint8), where], 1)
 
     def step(self, states, x, h_ad, carry, parent, move):
+        """The children's x, h_ad and carry from the parents' carry (x and h_ad are not read)."""
         tile, t, b = self.domain.moved_tile(states, parent, move)        # the tile leaves cell t for cell b
         tile = tile.astype(np.intp)
-        h = np.take(carry, parent, axis=0)                                # (m, k) the parents' HArr
+        c = np.take(carry, parent, axis=0)                                # (n, k + N) the parents' rows
+        k, flat = len(self.scale), c.reshape(-1)                          # flat: one gather per value
+        row = np.arange(0, c.size, c.shape[1])                            # where each child's row begins
+        flat[row + k + tile] = b                                          # where[tile] = b
+        flat[row + k] = t                                                 # where[blank] = t
         code = tile * self.moves + move
-        h[:, self.md_column] += np.take(self.md_delta, code)
-        h[:, self.hamming_column] += np.take(self.hamming_delta, code)
-        where = self.where(states)
+        flat[row + self.md_column] += np.take(self.md_delta, code)        # mod 256
+        flat[row + self.hamming_column] += np.take(self.hamming_delta, code)
         P = len(self.pdbs)
-        for g, group in enumerate(self.groups):
-            owner = np.take(self.owner[g], tile)                          # (m,) the moved tile's PDB in g
-            for i in group:
-                sel = np.flatnonzero(owner == i)
-                if len(sel) == 0:
-                    continue
-                cells = where[parent[sel][:, None], self.tiles[i]]         # (s, k) the parents' placements
-                cells[np.arange(len(sel)), self.slot[g, tile[sel]]] = b[sel]
-                pdb = self.pdbs[i]
-                value = np.take(pdb.table, pdb.abstraction.rank_cells(cells))
-                h[sel, P + g] += value - h[sel, i]
-                h[sel, i] = value
-        return self.inputs(h, self._blank_input(t)), self.h_ad(h), h
+        for g, (local, covered, cells_at, weights, offset, column) in enumerate(self.patterns):
+            l, r = np.take(local, tile), row                              # (n,) which of g's PDBs holds the tile
+            if not covered:                                               # a tile in none of them changes none
+                keep = np.flatnonzero(l >= 0)
+                l, r = np.take(l, keep), np.take(row, keep)
+            cells = np.take(flat, np.take(cells_at, l, axis=1) + r)      # (K, n) the cells of that PDB's tiles
+            value = np.take(self.table, np.take(offset, l) + rank_many(cells, np.take(weights, l, axis=1)))
+            at = r + np.take(column, l)                                   # that PDB's HArr entry
+            flat[r + (P + g)] += value - np.take(flat, at)                # the partition's sum, mod 256
+            flat[at] = value
+        h = c[:, :k]
+        return self.inputs(h, self._blank_input(t)), self.h_ad(h), c

@@ -25,9 +25,11 @@ Inside IDA* the network costs about as much as the search itself, so the heurist
   plus one precomputed row of a (tile, move) table: one gather and one add instead of a 128 × 20 product. z1
   is kept in float64, in which the sum of a path's updates equals the product from scratch to ~1e-13; the
   tests check that the two give the same integer h.
-- Any other encoding carries each node's inputs x, floor h_ad and the encoding's own carry (one record per
-  node, a NumPy structured array); the encoding's `step` gives the children's, and z1 = x·W1 + b1 is computed
-  from the child's x: with 14 or 15 inputs that product costs less than the features themselves.
+- Any other encoding carries what its `step` reads (`step_reads`, `la.features.base`): for the PDB features
+  only the encoding's own carry (HArr and the tiles' cells for the sliding-tile puzzle, nothing for the pancake
+  and blocksworld), otherwise also the inputs x and floor h_ad, in one NumPy structured array per node. The
+  encoding's `step` gives the children's x and h_ad, and z1 = x·W1 + b1 is computed from the child's x: with
+  14 or 15 inputs that product costs less than the features themselves.
 """
 import numpy as np
 from scipy.stats import norm
@@ -35,7 +37,7 @@ from scipy.stats import norm
 from la.features import TwoDim, for_domain, two_dim_index
 
 SCALE = 10.0      # the FFNN learns y/10 (`Program.Main`): its outputs times SCALE are in cost units
-BLOCK = 1 << 18    # multiply-adds per matrix product in `hidden` (OpenBLAS's threshold for one thread)
+BLOCK = 1 << 18   # multiply-adds per matrix product in `hidden` (OpenBLAS's threshold for one thread)
 
 
 def y_alpha(mu, sigma, alpha: float):
@@ -75,6 +77,7 @@ class LikelyAdmissible:
         self.one_hot = isinstance(encoding, TwoDim)
         if self.one_hot:
             self._tables()
+        self.reads = tuple(encoding.step_reads)          # what a node keeps besides the encoding's carry
 
     def _tables(self):
         """T[v, p]: v at position p's share of z1; D[v·M + m]: the change of z1 when move m slides tile v."""
@@ -92,15 +95,16 @@ class LikelyAdmissible:
         return self._hidden(self.encoding(states))
 
     def _hidden(self, x) -> np.ndarray:
-        W1 = self.net.params["W1"]
-        x = x.astype(np.float64, copy=False)
+        W1, b1 = self.net.params["W1"], self.net.params["b1"]
+        if self.one_hot:                                   # as it always was: the 15-puzzle's numbers stay put
+            return x.astype(np.float64) @ W1 + b1
+        # In row blocks of BLOCK multiply-adds: OpenBLAS spreads a larger product over threads, and on a busy
+        # machine waiting for the other core costs up to 30 times the product itself.
         z1 = np.empty((len(x), W1.shape[1]))
-        # In row blocks of about BLOCK multiply-adds: OpenBLAS spreads a larger product over threads, and on
-        # a busy machine waiting for the other core costs 30 times the product itself. Bit for bit the same.
         rows = max(1, BLOCK // W1.size)
         for start in range(0, len(x), rows):
-            np.matmul(x[start:start + rows], W1, out=z1[start:start + rows])
-        z1 += self.net.params["b1"]
+            np.matmul(x[start:start + rows], W1, out=z1[start:start + rows])   # float32 x: exact in float64
+        z1 += b1
         return z1
 
     def floor(self, states):
@@ -131,7 +135,7 @@ class LikelyAdmissible:
             z1 = self.hidden(states)
             return to_h(self.values(z1)), z1
         x, h_ad, carry = self.encoding.start(states)
-        return self.from_inputs(x, h_ad), pack(x=x, h_ad=h_ad, carry=carry)
+        return self.from_inputs(x, h_ad), self._keep(x, h_ad, carry)
 
     def step(self, states, h, carry, parent, move):
         if self.one_hot:
@@ -139,8 +143,17 @@ class LikelyAdmissible:
             z1 = np.take(carry, parent, axis=0)                                   # (n, H)
             z1 += np.take(self.delta, tile.astype(np.int64) * self.moves + move, axis=0)
             return to_h(self.values(z1)), z1
-        x, h_ad, carry = self.encoding.step(states, *unpack(carry, ("x", "h_ad", "carry")), parent, move)
-        return self.from_inputs(x, h_ad), pack(x=x, h_ad=h_ad, carry=carry)
+        x = h_ad = None
+        if self.reads:
+            x, h_ad, carry = unpack(carry, ("x", "h_ad", "carry"))
+        x, h_ad, carry = self.encoding.step(states, x, h_ad, carry, parent, move)
+        return self.from_inputs(x, h_ad), self._keep(x, h_ad, carry)
+
+    def _keep(self, x, h_ad, carry):
+        """A node's carry: the encoding's own, packed with x and h_ad only if the encoding's step reads them."""
+        if not self.reads:
+            return carry
+        return pack(x=x if "x" in self.reads else None, h_ad=h_ad if "h_ad" in self.reads else None, carry=carry)
 
 
 def pack(**fields) -> np.ndarray:

@@ -7,8 +7,8 @@
     max-pdb   the largest of the admissible features HArr (`la.features.base`): the admissible floor the
               paper plans with, max(y^α, h_ad), on its own. The authors' `MaxHeuristic`.
 
-Both follow the heuristic contract of `la.heuristics.base`: the carry is the encoding's (HArr for the
-sliding-tile puzzle, where a move re-ranks two patterns only; None where the features are computed afresh).
+Both follow the heuristic contract of `la.heuristics.base`: the carry is the encoding's (for the sliding-tile
+puzzle HArr and the tiles' cells, so that a move re-ranks two patterns only).
 """
 import numpy as np
 
