@@ -1,4 +1,4 @@
-"""The tutorials: numbered without gaps, each saving its figure through `la.plots.tutorial_figure_path` into the
+"""The tutorials: numbered from 00 without gaps, each saving its figure through `la.plots.tutorial_figure_path` into the
 ignored figures/tutorials/, so that reading them leaves a clean checkout clean. One short tutorial runs in the
 default tier; the slow tier runs every other one from start to finish, with its own assertions."""
 import re
@@ -53,8 +53,9 @@ def run_tutorial(tutorial: Path) -> None:
 
 
 def test_tutorials_are_numbered_without_gaps():
+    """00, 01, 02, ...: the path starts with tutorial 00, the problem, and has no gap or repeated number."""
     numbers = [int(t.name[:2]) for t in TUTORIALS]
-    assert numbers == list(range(1, len(numbers) + 1))
+    assert numbers == list(range(len(numbers)))
 
 
 @pytest.mark.parametrize("tutorial", TUTORIALS, ids=[t.stem for t in TUTORIALS])

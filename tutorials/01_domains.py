@@ -1,10 +1,16 @@
-"""Tutorial 1 — planning domains as batches of states.
+"""Tutorial 01: planning domains as batches of states.
 
 The paper learns heuristics for four domains: the 15- and 24-puzzle, the 24-pancake puzzle and
 15-blocksworld. Here we meet them as `la` holds them: a state is a row of small integers, and a *batch* of
 states is a 2-D NumPy array, one state per row. Everything later — search, task generation, training —
 works on whole batches, because one NumPy call on 10,000 states costs about as much as one Python call on
-a single state.
+a single state. Section 5 shows what a neural network reads of a state (its one-hot encoding), and section 6
+how hard a task made by walking back from the goal really is.
+
+The authors' C# reaches all four domains through generic types, which makes it hard to follow one domain
+through it. Here every domain offers the same few batch methods (`expand`, `apply`, `inverse`, `parse`,
+`format`), so the search and the learning never ask which domain they run on, and the tutorials after this one
+work concretely on the sliding-tile puzzles (tutorial 12 shows what the other domains' networks read).
 
 Run from the repository root:  python tutorials/01_domains.py
 """
@@ -21,6 +27,7 @@ import matplotlib.pyplot as plt                                           # noqa
 import numpy as np                                                        # noqa: E402
 
 from la.domains import make_domain, random_walk                           # noqa: E402
+from la.features import for_domain                                        # noqa: E402
 from la.plots import tutorial_figure_path                                 # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402
 
@@ -65,7 +72,25 @@ for domain, text in [(puzzle, "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15"), (puzzle,
     except ValueError as error:
         print(f"{domain.name} [{text}]: {error}")
 
-# --- 5. How hard is a task k steps from the goal? ----------------------------------------------------------
+# --- 5. What the network sees: the one-hot encoding -------------------------------------------------------------
+# A network cannot read "tile 7 is on cell 5" directly; it reads a vector of numbers. For the 15-puzzle the paper
+# (§5; the authors' TwoDim.cs) gives every value v = 0..15, the blank included, two one-hots: which of the 4
+# columns v stands in, and which of the 4 rows. That is 16 × (4 + 4) = 128 inputs with exactly 32 ones, half the
+# 16 × 16 = 256 of the earlier encoding that gives each value a one-hot of its cell (Ernandes & Gori 2004).
+# The 8-puzzle of tutorial 00 gets 9 × (3 + 3) = 54. `la.features.for_domain` picks the encoding for a domain.
+encoding = for_domain(puzzle)
+state = random_walk(puzzle, 12, rng)[0]
+x = encoding(state[None])[0]                                        # (128,) float32
+print(f"\nthe network's input for [{puzzle.to_text(state)}]: {encoding.size} numbers, {int(x.sum())} of them 1")
+print("  value  cell   column one-hot   row one-hot")
+for v in (0, 1, 7):
+    cell = int(np.flatnonzero(state == v)[0])
+    bits = x[8 * v:8 * v + 8].astype(int)
+    print(f"  {v:5d} {cell:5d}   {' '.join(map(str, bits[:4])):>14}   {' '.join(map(str, bits[4:])):>11}"
+          f"    (row {cell // 4}, column {cell % 4})")
+assert encoding.size == 128 and x.sum() == 32 and for_domain(eight).size == 54
+
+# --- 6. How hard is a task k steps from the goal? ----------------------------------------------------------
 # The 8-puzzle has 181,440 reachable states: few enough for a breadth-first search to find the exact
 # cost-to-goal h* of every one. A walk of k steps makes a task of cost at most k: short walks come close,
 # but longer ones wander and double back, and their cost levels off near the average distance of the whole

@@ -1,8 +1,10 @@
 """Tutorial 03: backpropagation by hand, for the planning network.
 
-The heuristic that plans in the paper is a small feed-forward network (FFNN): 128 inputs (the puzzle's one-hot
-encoding of tutorial 01), 20 hidden ReLU units, and one or two linear outputs. Training it needs the gradient of
-a loss with respect to every weight, and with one hidden layer we can write that gradient down by hand.
+The heuristic that plans in the paper is a small feed-forward network (FFNN): 128 inputs (the 15-puzzle's
+one-hot encoding, tutorial 01 section 5), 20 hidden ReLU units, and one or two linear outputs. Training it needs
+the gradient of a loss with respect to every weight, and with one hidden layer we can write that gradient down
+by hand. The authors' C# has a small network library of its own for this network (FastNN) and uses
+TensorFlowSharp for the WUNN of tutorial 05; here every step of both is written out in NumPy, nothing hidden.
 
 Every layer in `la.nn.layers` is a pair of functions:
     forward(inputs)        -> (output, cache)     the cache keeps what the backward pass will need
@@ -62,8 +64,9 @@ assert all(np.allclose(by_hand[k], net_grads[k], rtol=1e-12) for k in by_hand)
 print(f"loss {loss:.6f}; the layer-by-layer gradients equal FFNN.loss_and_grads")
 
 # --- 2. Check the gradients against central differences, for both output heads --------------------------------
-# The two-output net's gradients come out large: untrained, it is confidently wrong on some rows (σ_a ≈ 0.06
-# for an error of about 5), and Eq. (1) punishes that hard. What the check compares is the relative error. It
+# The two-output net's gradients can come out large: untrained, it can be confidently wrong on some rows (a small
+# σ_a for a large error, printed below), and Eq. (1) punishes that hard. What the check compares is the relative
+# error. It
 # is only meaningful while every φ lies inside the clip range [−5, 1]: outside it, the gradient passes
 # straight through the clip by design and is not the derivative of the loss (see la/nn/ffnn.py).
 worst = 0.0
@@ -75,6 +78,11 @@ for n_out in (1, 2):
           f"({'Eq. (1)' if n_out == 2 else '1/2 squared error'}):")
     print(report(rows))
     worst = max(worst, max(r.rel_error for r in rows))
+    if n_out == 2:
+        mu, sigma_a = net.predict(X)
+        k = int(np.argmax(np.abs(mu - y) / sigma_a))
+        print(f"the row it is most confidently wrong on: error |μ − y| = {abs(mu[k] - y[k]):.2f} with "
+              f"σ_a = {sigma_a[k]:.3f}")
 
 # --- 3. Fit a toy function with full-batch Adam -------------------------------------------------------------
 # Learning rate 0.01 instead of the paper's 0.001: this toy problem is small, and we want it done in seconds.

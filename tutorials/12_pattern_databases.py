@@ -1,4 +1,4 @@
-"""Tutorial 10: pattern databases, the admissible heuristics behind the paper's features.
+"""Tutorial 12: pattern databases, the admissible heuristics behind the paper's features.
 
 A pattern database (PDB; Culberson & Schaeffer 1998) solves a smaller puzzle exactly and remembers every
 answer. Keep only some tiles, the *pattern*, and let the other tiles lose their numbers: the abstract state is
@@ -19,7 +19,7 @@ and `la.features` turns them into the networks' inputs. Here:
 The 8- and 15-puzzle PDBs are built afresh into a temporary folder every run, so the times printed are real
 builds; the folder is removed at the end.
 
-Run from the repository root:  python tutorials/10_pattern_databases.py   (under a minute)
+Run from the repository root:  python tutorials/12_pattern_databases.py   (under a minute)
 """
 import sys
 import tempfile
@@ -46,7 +46,7 @@ from la.plots import tutorial_figure_path                                 # noqa
 from la.search import check_plan, ida_star                                # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402
 
-scratch = tempfile.TemporaryDirectory(prefix="la-tutorial-10-")            # this tutorial's PDB tables
+scratch = tempfile.TemporaryDirectory(prefix="la-tutorial-12-")            # this tutorial's PDB tables
 folder = Path(scratch.name)
 
 
