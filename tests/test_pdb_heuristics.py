@@ -30,8 +30,7 @@ def quiet(fraction, text):
 def every_state(domain):
     """All states of a small domain and their h*, from the breadth-first table's keys."""
     exact = ExactDistances(domain)
-    states = (exact.keys[:, None] // exact.powers[None, :]) % exact.base
-    return states.astype(np.uint8), exact.distance
+    return exact.states(), exact.distance
 
 
 def built(groups: dict, make, folder) -> dict:

@@ -20,8 +20,7 @@ from la.search.bfs import ExactDistances
 def all_states(domain) -> tuple[np.ndarray, np.ndarray]:
     """Every state of a small domain (n, N) and its exact distance to the goal."""
     exact = ExactDistances(domain)
-    digits = exact.base ** np.arange(domain.size, dtype=np.int64)
-    return ((exact.keys[:, None] // digits) % exact.base).astype(np.uint8), exact.distance
+    return exact.states(), exact.distance
 
 
 # --- pancake ---------------------------------------------------------------------------------------------

@@ -83,6 +83,16 @@ def test_costs_are_optimal_against_exact_distances(domain, heuristic):
     assert costs == exact(starts).tolist()
 
 
+def test_exact_distances_list_every_state_once_with_its_distance():
+    domain = Blocksworld(5)
+    exact = ExactDistances(domain)
+    states = exact.states()
+    assert len(states) == len(exact) == 501 and len(np.unique(states, axis=0)) == 501   # OEIS A000262
+    np.testing.assert_array_equal(exact(states), exact.distance)
+    for state in states[:50]:
+        domain.check(state)
+
+
 def test_batch_size_changes_only_the_last_iteration():
     start = KORF[EASIEST[0]].state
     a, b = ida_star(PUZZLE, MD, start, batch_size=100), ida_star(PUZZLE, MD, start, batch_size=5000)

@@ -80,7 +80,7 @@ eight = SlidingTile(3)
 exact = ExactDistances(eight)                  # h* of every state, by breadth-first search from the goal
 # ExactDistances keys a state by its 9 numbers read as the digits of an integer in base 10; decoding the
 # sorted keys lists every reachable state.
-states = (exact.keys[:, None] // exact.powers % exact.base).astype(np.uint8)          # (181440, 9)
+states = exact.states()          # (181440, 9)
 h_star = exact.distance                                                                  # (181440,)
 print(f"8-puzzle: {len(states):,} states, h* from 0 to {h_star.max()}, mean {h_star.mean():.2f}")
 

@@ -42,6 +42,10 @@ class ExactDistances:
     def __len__(self) -> int:
         return len(self.keys)
 
+    def states(self) -> np.ndarray:
+        """Every state reachable from the goal, (len, size) uint8, in the order of `keys` and `distance`."""
+        return (self.keys[:, None] // self.powers % self.base).astype(np.uint8)
+
     def __call__(self, states) -> np.ndarray:
         """h* of each state; ValueError for a state the goal cannot reach."""
         keys = self.key(np.asarray(states))
