@@ -136,3 +136,34 @@ def test_resume_can_add_runs(quick_run, tmp_path):
     record = json.loads((tmp_path / "d" / "results.json").read_text())
     assert all(r["runs"] == 2 for r in record["table"])
     assert "--runs 2" in record["resumed"][-1]["command"]       # the results say which commands made them
+
+
+def test_run_k_must_be_one_of_the_runs(tmp_path):
+    done = efficiency("--quick", "--runs", "2", "--run", "3", "--out", tmp_path / "x")
+    assert done.returncode == 2 and "--run 3: expected a run of the experiment, 1..2" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x").exists()   # checked before any work
+    done = suboptimality("--quick", "--run", "2", "--out", tmp_path / "y")
+    assert done.returncode == 2 and "1..1" in done.stderr and not (tmp_path / "y").exists()
+
+
+def same_unit(a: Path, b: Path) -> None:
+    """Two unit folders hold the same results: unit.json without its timings, and the network's arrays."""
+    import numpy as np
+    untimed = lambda r: {k: v for k, v in r.items() if "seconds" not in k}                # noqa: E731
+    assert untimed(json.loads((a / "unit.json").read_text())) == untimed(json.loads((b / "unit.json").read_text()))
+    with np.load(a / "network.npz") as x, np.load(b / "network.npz") as y:
+        assert sorted(x.files) == sorted(y.files)
+        assert all(np.array_equal(x[k], y[k]) for k in x.files)
+
+
+@pytest.mark.slow
+def test_run_k_alone_is_run_k_of_the_whole_experiment(tmp_path):
+    """`--runs 2 --run 2` trains and tests with exactly the seeds run 2 has in a `--runs 2` experiment."""
+    both = efficiency("--quick", "--out", tmp_path / "both", "--runs", "2", "--jobs", "2")
+    alone = efficiency("--quick", "--out", tmp_path / "two", "--runs", "2", "--run", "2", "--jobs", "1")
+    assert both.returncode == 0 and alone.returncode == 0, both.stderr + alone.stderr
+    assert sorted(p.name for p in (tmp_path / "two").iterdir() if p.is_dir()) == ["run2"]
+    for variant in ("GTP", "1", "2", "4", "6", "8", "10"):
+        same_unit(tmp_path / "both" / "run2" / variant, tmp_path / "two" / "run2" / variant)
+    record = json.loads((tmp_path / "two" / "results.json").read_text())
+    assert record["runs"] == [2] and all(u["run"] == 2 for u in record["units"])

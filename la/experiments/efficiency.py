@@ -3,6 +3,7 @@
     python -m la.experiments.efficiency                 # 2 runs x 3 test sets, about 15 min on 2 cores
     python -m la.experiments.efficiency --paper         # the paper's 10 runs x 10 test sets
     python -m la.experiments.efficiency --quick         # a smoke run, under a minute
+    python -m la.experiments.efficiency --paper --run 3 --out DIR   # run 3 of the 10 alone (la.experiments.merge)
 
 Each run trains seven single-output networks with LearnHeuristicPrac, NumIter = 20 and a budget of 1.1 M nodes
 per task (the paper's t_max = 1 s; see la/config.py): one with GenerateTaskPrac ("GTP"), six with random walks of
@@ -23,7 +24,7 @@ from la.cli import COUNT_MAX, Parser, count, figure_file, run
 from la.config import LearnConfig, node_budget
 from la.domains import SlidingTile, random_walk
 from la.experiments.folder import ROOT, prepare, provenance
-from la.experiments.runner import add_run_options, mean_std, run_units, unit_progress, unit_rng
+from la.experiments.runner import add_run_options, mean_std, run_units, selected_runs, unit_progress, unit_rng
 from la.io import write_json, write_text
 from la.learn import learn_heuristic
 from la.network import save_network
@@ -128,9 +129,11 @@ def format_table(rows: list, cfg: EfficiencyConfig) -> str:
     return "\n".join(lines)
 
 
-def write_results(out: Path, cfg: EfficiencyConfig, seed: int, rows: list, results: list) -> dict:
-    """results.json (everything the figures need) and results.csv (one row per run, variant and test set)."""
-    record = {"experiment": "efficiency", "seed": seed, "config": asdict(cfg), **provenance(out), "table": rows,
+def write_results(out: Path, cfg: EfficiencyConfig, seed: int, rows: list, results: list, about=None) -> dict:
+    """results.json (everything the figures need) and results.csv (one row per run, variant and test set).
+    `about`: the record's provenance (default: the run in `out`'s; `la.experiments.merge` gives the merged)."""
+    record = {"experiment": "efficiency", "seed": seed, "config": asdict(cfg),
+              "runs": sorted({r["run"] for r in results}), **(about or provenance(out)), "table": rows,
               "units": [{k: v for k, v in r.items() if k != "summary"} for r in results]}
     write_json(out / "results.json", record)
     header = ["run", "variant", "solved_train", "test_set", "solved", "attempted", "tasks", "nodes"]
@@ -164,12 +167,14 @@ def main(argv=None) -> int:
     cfg = QUICK if args.quick else EfficiencyConfig() if args.paper else DEFAULT
     cfg = replace(cfg, runs=args.runs or cfg.runs, test_sets=args.test_sets or cfg.test_sets, order=args.order,
                   learn=replace(cfg.learn, order=args.order))
+    runs = selected_runs(cfg.runs, args.run)
     out = args.out or ROOT / "results" / ("efficiency-quick" if args.quick else "efficiency")
-    prepare(out, {"config": asdict(cfg), "seed": args.seed}, args.resume,
+    prepare(out, {"config": asdict(cfg), "seed": args.seed, **({} if args.run is None else {"run": args.run})},
+            args.resume,
             command=["python", "-m", "la.experiments.efficiency", *(argv if argv is not None else sys.argv[1:])])
     specs = [{"name": f"run{r}/{variant}", "run": r, "variant": variant, "seed": args.seed, "config": cfg}
-             for r in range(1, cfg.runs + 1) for variant in cfg.variants()]
-    print(f"efficiency experiment: {len(specs)} units ({cfg.runs} run(s) x {len(cfg.variants())} networks), "
+             for r in runs for variant in cfg.variants()]
+    print(f"efficiency experiment: {len(specs)} units ({len(runs)} run(s) x {len(cfg.variants())} networks), "
           f"results in {out}", flush=True)
     results = run_units(unit, specs, out, args.jobs, progress=lambda line: print(line, flush=True))
     rows = table(cfg, results)

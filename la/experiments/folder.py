@@ -165,7 +165,9 @@ def _unit_folder(path: Path, out: Path) -> Path | None:
 
 
 def _without_runs(settings: dict) -> dict:
-    return {**settings, "config": {k: v for k, v in settings["config"].items() if k != "runs"}}
+    """The settings without the number of runs and the run selection (--run K): runs are independent units."""
+    return {**{k: v for k, v in settings.items() if k != "run"},
+            "config": {k: v for k, v in settings["config"].items() if k != "runs"}}
 
 
 def _one_line(error) -> str:

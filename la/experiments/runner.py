@@ -42,16 +42,29 @@ def unit_rng(seed: int, *key: int) -> np.random.Generator:
 
 
 def add_run_options(parser, default_out: str) -> None:
-    """The options every experiment has: --seed, --jobs, --out, --resume and IDA*'s --order."""
+    """The options every experiment has: --seed, --jobs, --out, --resume, --run and IDA*'s --order."""
     parser.add_argument("--seed", type=seed, default=0, help=f"the experiment's seed, 0..{SEED_MAX} (default 0)")
     parser.add_argument("--jobs", type=count, default=os.cpu_count() or 1,
                         help=f"units run in parallel processes, 1..{COUNT_MAX} (default: one per core)")
     parser.add_argument("--out", type=out_folder, default=None,
                         help=f"results folder, created if need be (default {default_out})")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    parser.add_argument("--run", type=count, default=None, metavar="K",
+                        help="only run K of the --runs N, 1..N, with exactly the seeds it has among the N "
+                             "(folders of single runs are combined with `python -m la.experiments.merge`)")
     parser.add_argument("--order", choices=ORDERS, default="depth-first",
                         help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
                              "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")
+
+
+def selected_runs(runs: int, run: int | None) -> list:
+    """The runs this process computes: all of 1..`runs`, or only `run` (--run K). Each unit's seed depends on its
+    run's number, not on how many runs there are (`unit_rng`), so run K alone is run K of the whole experiment."""
+    if run is None:
+        return list(range(1, runs + 1))
+    if not 1 <= run <= runs:
+        raise ValueError(f"--run {run}: expected a run of the experiment, 1..{runs} (set --runs N to at least {run})")
+    return [run]
 
 
 def run_units(function, units: list, out: Path, jobs: int, progress=print) -> list:

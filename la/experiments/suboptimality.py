@@ -4,6 +4,8 @@
     python -m la.experiments.suboptimality --full     # the paper's protocol, 1 run (hours)
     python -m la.experiments.suboptimality --paper    # the paper's protocol, 10 runs
     python -m la.experiments.suboptimality --quick    # a smoke run, about a minute
+    python -m la.experiments.suboptimality --paper --run 3 --out DIR   # run 3 of the 10 alone, as it is in the
+                                                                   # whole (folders merged: la.experiments.merge)
     python -m la.experiments.suboptimality --networks results/suboptimality-full   # re-test saved networks
     python -m la.experiments.suboptimality --domain 24-pancake   # Table 3 on the 24-puzzle, 24-pancake or
                                                                  # 15-blocksworld (la/experiments/table3.py)
@@ -37,7 +39,7 @@ from la.config import LearnConfig, node_budget
 from la.domains import make_domain
 from la.experiments import figure_data, table3
 from la.experiments.folder import ROOT, prepare, provenance
-from la.experiments.runner import add_run_options, run_units, unit_progress, unit_rng
+from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
                                                 learning_curves, reductions, summarize, table,
                                                 write_results)
@@ -262,10 +264,10 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def check_networks(folder: Path, runs: int, domain: str = "15-puzzle") -> None:
+def check_networks(folder: Path, runs, domain: str = "15-puzzle") -> None:
     """Refuse a --networks folder unless every run's two networks are there, readable, trained on `domain` and
-    of the right kind."""
-    for r in range(1, runs + 1):
+    of the right kind; `runs`: the number of runs, or the list of those to check (--run K)."""
+    for r in range(1, runs + 1) if isinstance(runs, int) else runs:
         for which, outputs in zip(NETWORKS, (2, 1)):
             path = folder / f"run{r}" / which / "network.npz"
             if not path.is_file():
@@ -278,13 +280,13 @@ def check_networks(folder: Path, runs: int, domain: str = "15-puzzle") -> None:
                 raise ValueError(f"--networks: {path} is not a {outputs}-output FFNN, as the {which!r} network must be")
 
 
-def load_pdbs(cfg, networks: Path | None, pdb_dir) -> None:
+def load_pdbs(cfg, networks: Path | None, pdb_dir, runs=None) -> None:
     """Make, in this process, every encoding the run needs (the one trained, each saved network's, the
     baseline's), so that missing PDBs are built once, here, with a progress line, before any worker starts.
     `main` calls it before the results folder is prepared: a PDB folder that cannot be written while PDBs are
     missing is a one-line error (la.pdb.store) with nothing written in the results folder."""
     needed = [(cfg.domain, cfg.encoding)] if networks is None or cfg.baseline in ("pdb", "max-pdb") else []
-    for r in range(1, cfg.runs + 1) if networks is not None else ():
+    for r in (runs or range(1, cfg.runs + 1)) if networks is not None else ():
         for which in NETWORKS:
             about = load_network(networks / f"run{r}" / which / "network.npz")[1]
             needed.append((about["domain"], about["encoding"]))
@@ -302,13 +304,15 @@ def main(argv=None) -> int:
     cfg = replace(cfg, runs=args.runs or cfg.runs, order=args.order)
     if args.networks is None:            # saved networks keep the order they were trained with
         cfg = replace(cfg, learn=replace(cfg.learn, order=args.order), learn_mean=replace(cfg.learn_mean, order=args.order))
+    runs = selected_runs(cfg.runs, args.run)
     out = args.out or default_out(cfg.domain, scale)
     networks = args.networks or out
     if args.networks is not None:
-        check_networks(args.networks, cfg.runs, cfg.domain)
-    load_pdbs(cfg, args.networks, args.pdb_dir)      # read and checked, missing ones built: before `out` is touched
+        check_networks(args.networks, runs, cfg.domain)
+    load_pdbs(cfg, args.networks, args.pdb_dir, runs)    # read, checked, missing ones built: before `out` is touched
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
-    prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks)}, args.resume, command)
+    prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
+                  **({} if args.run is None else {"run": args.run})}, args.resume, command)
     base = {"seed": args.seed, "config": cfg, "networks": str(networks),
             "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
@@ -318,21 +322,21 @@ def main(argv=None) -> int:
         print(f"{name} ({scale}) is smaller than the paper's protocol: " + "; ".join(reduced), flush=True)
     trained = []
     if args.networks is None:
-        print(f"{name} ({scale}): training {2 * cfg.runs} networks, results in {out}", flush=True)
+        print(f"{name} ({scale}): training {2 * len(runs)} networks, results in {out}", flush=True)
         trained = run_units(train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
-                                         for r in range(1, cfg.runs + 1) for w in NETWORKS], out, args.jobs, progress)
+                                         for r in runs for w in NETWORKS], out, args.jobs, progress)
     specs = [{**base, "name": cfg.baseline, "row": cfg.baseline_row}]
     specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row}", "run": r, "row": row}
-              for r in range(1, cfg.runs + 1) for row in cfg.rows()[1:]]
+              for r in runs for row in cfg.rows()[1:]]
     tasks = "Korf's instances" if cfg.domain == "15-puzzle" else f"the {cfg.domain}'s test tasks"
     print(f"testing {len(specs)} rows on {len(cfg.instances)} of {tasks}", flush=True)
     tests = run_units(test_unit, specs, out, args.jobs, progress)
     calibrations = run_units(calibration_unit, [{**base, "name": f"run{r}/calibration", "run": r}
-                                                for r in range(1, cfg.runs + 1)], out, args.jobs, progress)
+                                                for r in runs], out, args.jobs, progress)
     rows = table(cfg, tests, paper_values(cfg.domain))
     first = networks / "run1" / "alpha" / "generate_task.json"
     record = {"experiment": "suboptimality", "domain": cfg.domain, "scale": scale, "seed": args.seed,
-              "config": asdict(cfg), "reduced": reduced, **provenance(out),
+              "config": asdict(cfg), "runs": runs, "reduced": reduced, **provenance(out),
               "table": rows, "calibration": calibration_table(calibrations),
               "calibration_states": len(calibration_states(cfg.domain)[1]), "training": trained,
               "learning_curves": learning_curves(networks, cfg.runs),
