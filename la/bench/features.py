@@ -28,6 +28,7 @@ import numpy as np
 
 from la import data
 from la.bench import pdb as bench_pdb
+from la.bench.neural import fit_to_plans
 from la.bench import speed, speed_line
 from la.config import DOMAINS
 from la.domains import make_domain
@@ -36,7 +37,7 @@ from la.domains.blocksworld_uniform import uniform_states
 from la.features import PAPER_FEATURES, for_domain
 from la.heuristics import Gap
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.nn import FFNN, Adam
+from la.nn import FFNN
 from la.pdb import sets, store
 from la.search import check_plan, ida_star
 
@@ -44,7 +45,6 @@ ALPHA = 0.9
 TASKS, NODE_LIMIT = 5, 3_000_000          # the first 5 tasks of each test set, up to 3 M nodes each
 QUICK_TASKS, QUICK_NODE_LIMIT = 2, 100_000
 ONE_AT_A_TIME_NODES, QUICK_ONE_AT_A_TIME_NODES = 5_000, 500   # about a millisecond per state
-FIT_STEPS, FIT_LR = 400, 1e-2             # full-batch Adam steps on y/10, as la.bench.neural
 # Plans fitted to: of Korf & Felner's instances (all 50), random stacks, uniform random states
 FIT_PLANS = {"24-puzzle": 50, "24-pancake": 8, "15-blocksworld": 300}
 QUICK_FIT_PLANS = {"24-puzzle": 5, "24-pancake": 2, "15-blocksworld": 30}
@@ -72,13 +72,7 @@ def plans(name: str, rng: np.random.Generator, quick: bool) -> list:
 
 def fitted_network(encoding, plans: list, rng: np.random.Generator) -> FFNN:
     """An FFNN with the domain's hidden units (`la.config.DOMAINS`) fitted to h* of the states along `plans`."""
-    X = encoding(np.concatenate(plans))
-    y = np.concatenate([np.arange(len(p))[::-1] for p in plans]) / 10.0
-    net = FFNN(X.shape[1], DOMAINS[encoding.domain.name].n_hidden, 2, rng, dtype=np.float32)
-    adam = Adam(net.params, lr=FIT_LR)
-    for _ in range(FIT_STEPS):
-        adam.step(net.params, net.loss_and_grads(X, y)[1])
-    return net
+    return fit_to_plans(encoding, plans, DOMAINS[encoding.domain.name].n_hidden, rng)
 
 
 class OneAtATime:

@@ -23,17 +23,25 @@ ONE_AT_A_TIME_NODES = 20_000        # the one-state-at-a-time search is timed on
 ALPHA = 0.9
 
 
+FIT_STEPS, FIT_LR = 400, 1e-2      # full-batch Adam steps on y/10
+
+
+def fit_to_plans(encode, plans: list, n_hidden: int, rng: np.random.Generator) -> FFNN:
+    """A two-output FFNN fitted to h* of every state along optimal `plans` (y/10 targets), inputs `encode(states)`."""
+    X = encode(np.concatenate(plans))
+    y = np.concatenate([np.arange(len(p))[::-1] for p in plans]) / 10.0
+    net = FFNN(X.shape[1], n_hidden, 2, rng, dtype=np.float32)
+    adam = Adam(net.params, lr=FIT_LR)
+    for _ in range(FIT_STEPS):
+        adam.step(net.params, net.loss_and_grads(X, y)[1])
+    return net
+
+
 def fitted_network(rng: np.random.Generator) -> FFNN:
     """A 128-20-2 FFNN fitted to h* of the states along Korf's optimal solutions."""
     moves = data.optimal_blank_moves("korf100")
     plans = [data.optimal_plan(i.state, moves[i.id]) for i in data.korf100()]
-    X = two_dim(np.concatenate(plans), 4)
-    y = np.concatenate([np.arange(len(p))[::-1] for p in plans]) / 10.0
-    net = FFNN(X.shape[1], 20, 2, rng, dtype=np.float32)
-    adam = Adam(net.params, lr=1e-2)
-    for _ in range(400):
-        adam.step(net.params, net.loss_and_grads(X, y)[1])
-    return net
+    return fit_to_plans(lambda states: two_dim(states, 4), plans, 20, rng)
 
 
 class OneAtATime:
