@@ -57,7 +57,7 @@ def sigma_e_by_distance(record: dict, path) -> None:
         cover = run.get("wunn_coverage_korf")
         note = "" if not cover else f"\nσ_e covers its error on Korf's states: {100 * cover['covered']:.0f} %"
         ax.set_title(f"{name}{note}", fontsize=9)
-    axes[0][0].set_ylabel("σ_e (median, quartiles; units of y/10)")
+    axes[0][0].set_ylabel("σ_e (median, quartiles; cost units)")
     axes[0][-1].legend(fontsize=7)
     fig.suptitle("The WUNN's epistemic uncertainty against distance from the goal, every 5th iteration",
                  fontsize=10)

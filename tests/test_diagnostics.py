@@ -25,6 +25,21 @@ def test_decompose_finds_a_known_bias_and_a_too_small_sigma():
     assert result["rows"][0]["without_bias"] == pytest.approx(0.5, abs=0.01)
 
 
+class _FixedWUNN:
+    """A stand-in WUNN whose closed-form prediction is ŷ = 30 and σ_e = 2 on every state."""
+
+    def predict_exact(self, X):
+        return np.full(len(X), 30.0), np.full(len(X), 2.0)
+
+
+def test_coverage_compares_the_wunn_and_h_star_in_cost_units():
+    """The WUNN learns unscaled costs: ŷ = 30 ± 2 covers h* = 29 and 32, not 27 or 3 (= 30/10)."""
+    domain = SlidingTile(4)
+    states = np.repeat(domain.goal[None, :], 4, axis=0)
+    result = diagnostics.coverage(_FixedWUNN(), domain, states, [29, 32, 27, 3])
+    assert result["covered"] == 0.5 and result["mean_abs_error"] == pytest.approx((1 + 2 + 3 + 27) / 4)
+
+
 def test_diagnostics_on_a_toy_run(tmp_path):
     folder = tmp_path / "run1" / "alpha"
     cfg = LearnConfig(num_iter=4, node_limit=100_000, train_iter=50, wunn_blocks=2, max_steps=50)

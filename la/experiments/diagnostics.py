@@ -10,7 +10,8 @@ figures drawn from it (`la/plots_diagnostics.py`):
 1. **σ_e against distance.** For each WUNN snapshot, σ_e on random walks of d steps back from the goal
    (d = 1 … MaxSteps): how far from the goal the WUNN still reaches ε = 1, which is where GenerateTaskPrac
    stops its walks (Alg. 1). σ_e here is the closed form (`WUNN.predict_exact`, the K → ∞ limit of the
-   sampled σ_e that training compares with ε), in the network's units of y/10, as ε is.
+   sampled σ_e that training compares with ε), in cost units, as ε is: the WUNN learns unscaled costs (the
+   authors' WUNN features take no transform), only the FFNN learns y/10.
 2. **Does σ_e cover the WUNN's own error?** On Korf's 5,305 states with known h*: the share with
    |ŷ − h*/10| <= σ_e, which a calibrated Gaussian σ would make about 68 %.
 3. **Where calibration is lost.** For each α, the share of states with y^α <= h* (calibrated: α), then the
@@ -41,11 +42,11 @@ from la.search import ida_star
 
 DISTANCES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)   # walk lengths, up to the paper's MaxSteps
 WALKS = 500                                                # walks per distance
-SCALE = 10.0                                               # the networks learn y/10 (la/config.py)
+SCALE = 10.0                                               # the FFNN learns y/10 (la/config.py); the WUNN y
 
 
 def sigma_e_by_distance(wunn, domain, rng: np.random.Generator, distances=DISTANCES, walks=WALKS) -> list:
-    """Mean and quartiles of σ_e (closed form, units of y/10) on random walks of each length."""
+    """Mean and quartiles of σ_e (closed form, cost units) on random walks of each length."""
     rows = []
     for d in distances:
         _, sigma_e = wunn.predict_exact(encode(domain, random_walk(domain, d, rng, n=walks)))
@@ -56,9 +57,9 @@ def sigma_e_by_distance(wunn, domain, rng: np.random.Generator, distances=DISTAN
 
 
 def coverage(wunn, domain, states, h_star) -> dict:
-    """How often σ_e covers the WUNN's own error on states with known h*, in units of y/10."""
+    """How often σ_e covers the WUNN's own error |ŷ − h*| on states with known h*, both in cost units."""
     mean, sigma_e = wunn.predict_exact(encode(domain, states))
-    error = np.abs(mean - np.asarray(h_star) / SCALE)
+    error = np.abs(mean - np.asarray(h_star))
     return {"states": len(states), "covered": float(np.mean(error <= sigma_e)),
             "mean_sigma_e": float(sigma_e.mean()), "mean_abs_error": float(error.mean())}
 
