@@ -5,10 +5,13 @@ Which module implements which part of the paper:
     la.domains      planning domains on batches of states (§5): sliding tiles, pancakes, blocksworld;
                     random walks back from the goal (the LengthInc baseline's tasks and every test set)
     la.heuristics   the heuristic contract; Manhattan distance, the gap heuristic, Hamming
-    la.search       IDA* (Korf 1985): batched, and the plain recursive reference; exact distances (BFS)
+    la.search       IDA* (Korf 1985): batched, and the plain recursive reference; exact distances (BFS);
+                    greedy best-first and dual-queue search with confidence pruning (Heller et al. 2022)
     la.features     the networks' inputs (§5): the 15-puzzle's one-hot; PDB features for the 24-puzzle,
                     24-pancake and 15-blocksworld, each with its admissible part h_ad
-    la.nn           the networks of §2 by hand: the two-output FFNN (Eq. 1), the WUNN (Eqs. 2–3), Adam
+    la.nn           the networks of §2 by hand: the two-output FFNN (Eq. 1), the WUNN (Eqs. 2–3), Adam;
+                    Heller et al.'s classification network and its out-of-distribution training
+    la.teacher      training data as Heller et al.'s teacher makes it: greedy plans from random-walk seeds
     la.data         benchmark instances with known optimal costs
     la.solve        `python -m la.solve`: solve one task
     la.bench        `python -m la.bench`: the speed benchmarks

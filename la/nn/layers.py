@@ -2,9 +2,10 @@
 
 Shapes: a batch is the first axis (B rows); the dense layer also accepts extra leading axes, e.g. (S, B, n_in)
 for S Monte-Carlo samples, because `@` broadcasts over them. Gradients are named `d` + the forward name.
-Nothing here averages over the batch: the losses (ffnn.py, wunn.py) put the 1/B into d(out).
+Nothing here averages over the batch: the losses (ffnn.py, wunn.py, classifier.py) put the 1/B into d(out).
 """
 import numpy as np
+from scipy.special import expit
 
 
 def he_normal(fan_in: int, fan_out: int, rng: np.random.Generator, dtype=np.float64) -> np.ndarray:
@@ -12,6 +13,14 @@ def he_normal(fan_in: int, fan_out: int, rng: np.random.Generator, dtype=np.floa
     if fan_in < 1 or fan_out < 1:
         raise ValueError(f"he_normal needs fan_in, fan_out >= 1, got {fan_in}, {fan_out}")
     return (rng.standard_normal((fan_in, fan_out)) * np.sqrt(2.0 / fan_in)).astype(dtype)
+
+
+def glorot_uniform(fan_in: int, fan_out: int, rng: np.random.Generator, dtype=np.float64) -> np.ndarray:
+    """Glorot-uniform init (Glorot & Bengio 2010; Keras' default): W ~ U(−l, l), l = √(6/(fan_in + fan_out))."""
+    if fan_in < 1 or fan_out < 1:
+        raise ValueError(f"glorot_uniform needs fan_in, fan_out >= 1, got {fan_in}, {fan_out}")
+    limit = np.sqrt(6.0 / (fan_in + fan_out))
+    return rng.uniform(-limit, limit, (fan_in, fan_out)).astype(dtype)
 
 
 def dense_forward(a, W, b):
@@ -66,6 +75,30 @@ def dropout_backward(dout, cache):
 def sigmoid(x):
     """1/(1 + e^−x), written with tanh so that it never overflows for large |x|."""
     return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+def sigmoid_forward(z):
+    """a = 1/(1 + e^−z), as scipy's expit: one ufunc, finite for any z, float32 stays float32."""
+    a = expit(z)
+    return a, a
+
+
+def sigmoid_backward(da, cache):
+    """dz = da ⊙ a(1 − a)."""
+    a = cache
+    return da * a * (1 - a)
+
+
+def log_softmax(z):
+    """log f_i = z_i − max z − log Σ_j exp(z_j − max z) over the last axis: finite for any finite logits."""
+    shifted = z - z.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+def softmax(z):
+    """f_i = exp(z_i − max z) / Σ_j exp(z_j − max z) over the last axis; the shift keeps exp from overflowing."""
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
 
 
 def softplus(x):

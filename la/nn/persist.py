@@ -1,4 +1,5 @@
-"""Save and load an FFNN, a WUNN or an Adam state without pickle: one .npz per object (style habit 9).
+"""Save and load an FFNN, a WUNN, a Classifier or an Adam state without pickle: one .npz per object (style
+habit 9).
 
 Layout: one array per parameter, keyed by its name (`W1`, `W1_mu`, ...; Adam: `m/<name>`, `v/<name>`, `t`),
 plus `__meta__`, a one-element string array holding JSON: the class name, the constructor arguments and, for
@@ -16,6 +17,7 @@ import numpy as np
 
 from la.io import write_npz
 from la.nn.adam import Adam
+from la.nn.classifier import Classifier
 from la.nn.ffnn import FFNN
 from la.nn.wunn import WUNN
 
@@ -24,8 +26,8 @@ FORMAT = 1
 
 
 def pack(obj) -> tuple[dict, dict]:
-    """An FFNN, WUNN or Adam as (arrays keyed by name, JSON-able metadata)."""
-    if isinstance(obj, (FFNN, WUNN)):
+    """An FFNN, WUNN, Classifier or Adam as (arrays keyed by name, JSON-able metadata)."""
+    if isinstance(obj, (FFNN, WUNN, Classifier)):
         arrays = dict(obj.params)
         meta = {"config": obj.config()}
         if isinstance(obj, FFNN):
@@ -37,12 +39,12 @@ def pack(obj) -> tuple[dict, dict]:
                 "shapes": {k: list(a.shape) for k, a in obj.m.items()},
                 "dtypes": {k: a.dtype.name for k, a in obj.m.items()}}
     else:
-        raise ValueError(f"can only save FFNN, WUNN or Adam objects, got {type(obj).__name__}")
+        raise ValueError(f"can only save FFNN, WUNN, Classifier or Adam objects, got {type(obj).__name__}")
     return arrays, json.loads(json.dumps({"class": type(obj).__name__, "format": FORMAT, **meta}, default=_jsonable))
 
 
 def save(obj, path, about: dict | None = None) -> None:
-    """Write an FFNN, WUNN or Adam to `path` (.npz), atomically; `about` (JSON) is stored with it: what a
+    """Write an FFNN, WUNN, Classifier or Adam to `path` (.npz), atomically; `about` (JSON) is stored with it: what a
     network was trained on (`la.network`)."""
     arrays, meta = pack(obj)
     if about is not None:
@@ -67,9 +69,10 @@ def read_about(path) -> dict | None:
 def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
     """The object described by `meta` with its arrays from `data` (anything with `.files` and `[key]`)."""
     cls, config = meta["class"], meta.get("config", {})
-    if cls in ("FFNN", "WUNN"):
+    networks = {"FFNN": FFNN, "WUNN": WUNN, "Classifier": Classifier}
+    if cls in networks:
         # Any rng will do for construction: every parameter it initialises is overwritten below.
-        net = _construct(FFNN if cls == "FFNN" else WUNN, path, rng=np.random.default_rng(0), **config)
+        net = _construct(networks[cls], path, rng=np.random.default_rng(0), **config)
         _fill(net.params, data, path)
         _check_no_extra(data, net.params.keys(), path)
         if cls == "FFNN":
@@ -84,7 +87,7 @@ def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
         opt.t = int(_fill({"t": np.zeros((), dtype=np.int64)}, data, path)["t"])
         _check_no_extra(data, ["m/" + k for k in shapes] + ["v/" + k for k in shapes] + ["t"], path)
         return opt
-    raise ValueError(f"{path}: unknown class {cls!r} in {META}; expected FFNN, WUNN or Adam")
+    raise ValueError(f"{path}: unknown class {cls!r} in {META}; expected FFNN, WUNN, Classifier or Adam")
 
 
 def _open(path: str):
