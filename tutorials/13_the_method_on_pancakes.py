@@ -1,0 +1,265 @@
+"""Tutorial 13: the method on the 24-pancake, at tutorial scale.
+
+Tutorials 09 and 10 ran LearnHeuristicPrac on the 15-puzzle, whose network reads the board itself. On the paper's
+three other domains (§5, "Experiments for Other Domains") the networks read a few numbers instead, most of them
+pattern databases (tutorial 12), and plan with
+
+    h = max(round(y^α), h_ad),       h_ad = the largest of the admissible inputs.
+
+Here on the 24-pancake, the paper's second Table 3 domain:
+
+  1. the 14 inputs of a stack (location-based PDBs, Yang et al. 2008) and h_ad, their admissible part; how far
+     below h* h_ad lies, and what IDA* with h_ad alone does on a test stack;
+  2. LearnHeuristicPrac, both networks (two outputs for the rows α, one output for the row N/A), shortened;
+  3. Table 3's pancake rows at tutorial scale: a few α, N/A and the gap heuristic (Helmert 2010), the paper's
+     admissible baseline, with IDA* in the authors' depth-first order; the paper's values beside ours;
+  4. calibration against exact costs: how often y^α <= h* on the states along optimal plans of the test stacks,
+     and how often the floor h_ad is what IDA* actually uses;
+  5. the committed full-scale result, if there is one.
+
+The PDBs. The networks read the paper's ten PDBs (partitions A and B, 5-5-5-5-4 pancakes each; `la.pdb.sets`).
+They are read from the PDB cache (`la.pdb.store`: --pdb-dir, else $LA_PDB_DIR, else ~/.cache/la/pdb) and built
+there on first use, once: `python -m la.pdb build --domain 24-pancake` took 21 s on a quiet 2-core machine (35 s
+measured while other experiments ran), 147 MB at its peak. That is short enough to use the real domain, its 14
+inputs and this project's 24-pancake test stacks (`la.data.pancake50_24`), rather than a smaller pancake with
+toy PDBs of its own, as tutorial 12 had to do for the 24-puzzle.
+
+Scale. The paper trains for NumIter = 75 iterations with t_max = 300 s per task (81.5 M nodes at the authors'
+rate, `la.config.DOMAINS`) and tests on 50 stacks, 5 runs over. Here both networks train for 16 iterations with
+500,000 nodes per task (under 2 s of the authors' C#), in about a minute and a half, and are tested once on the
+10 cheapest of the 50 test stacks (optimal costs 21-23; the 50 average 22.94) within 2 M nodes each. Part 2
+prints every reduction (`la.experiments.suboptimality_table.reductions`). None of this is the paper's protocol;
+that is `python -m la.experiments.suboptimality --domain 24-pancake --full` (and --paper for its 5 runs).
+
+What to expect at this scale. The gap heuristic wins outright, as it does in the paper's Table 3 (48,600 nodes
+per task there against 54 M at α = 0.9): on pancakes it is almost exact. Among the learned rows the paper's
+trend can show even here: the larger α, the more plans optimal and the more nodes (so more tasks left unsolved
+within a small budget), and the single-output network, trained on its own suboptimal plans, more suboptimal
+than the α rows. With one short run it shows roughly, not row by row; part 3 prints what held this time.
+
+Run from the repository root:  python tutorials/13_the_method_on_pancakes.py   (about 2 minutes on 2 cores,
+measured while other experiments shared them; add half a minute the first time, to build the PDBs)
+"""
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from la import plots  # noqa: E402
+from la.calibration import calibration  # noqa: E402
+from la.config import DOMAINS  # noqa: E402
+from la.domains import make_domain  # noqa: E402
+from la.experiments import table3  # noqa: E402
+from la.experiments.suboptimality import calibration_states  # noqa: E402
+from la.experiments.suboptimality_table import format_table, reductions, summarize, table  # noqa: E402
+from la.features import for_domain  # noqa: E402
+from la.heuristics import Gap  # noqa: E402
+from la.heuristics.pdb import PDBHeuristic  # noqa: E402
+from la.learn import learn_heuristic  # noqa: E402
+from la.pdb import sets, store  # noqa: E402
+from la.search import check_plan, ida_star  # noqa: E402
+
+DOMAIN = "24-pancake"
+SEED = 8
+ALPHAS = (0.95, 0.9, 0.75, 0.5, 0.25, 0.05)       # a few of the paper's seven α rows
+TEST_TASKS = 10                                    # the cheapest of the 50 test stacks (`table3.easiest`)
+TEST_BUDGET = 2_000_000                            # nodes per test task (the full experiment: 1.1 billion)
+began = time.perf_counter()
+pancake = make_domain(DOMAIN)
+
+# --- 1. The 14 inputs, and h_ad -----------------------------------------------------------------------------------
+# A location-based PDB of a pattern, say pancakes {0,...,4}, knows where those five pancakes are and nothing else,
+# and stores the fewest flips that bring them home, counting only the flips that take one of them off the top
+# (`la.pdb.pancake`). Every flip takes exactly one pancake off the top, so the PDBs of a partition of the 24
+# pancakes count each flip at most once and add up to a lower bound (Yang et al. 2008). The paper's inputs (the
+# authors' MultHeuristic24.cs and Features.cs): the ten PDBs of two partitions A and B, the two sums, each divided
+# by the largest value it can take, then whether the middle pancake is in place and the largest pancake out of
+# place. The first twelve are admissible, and h_ad is their maximum: the larger of the two partition sums.
+patterns = [p for group in sets.partitions(DOMAIN).values() for p in group]
+missing = [p for p in patterns if not all(path.exists() for path in store.paths(sets.abstraction(DOMAIN, p)))]
+loading = time.perf_counter()
+features = for_domain(pancake)          # loads the ten PDBs from the cache, building the missing ones there first
+print(f"the {DOMAIN}'s {len(patterns)} PDBs: {len(patterns) - len(missing)} read from the PDB cache, "
+      f"{len(missing)} built into it, in {time.perf_counter() - loading:.1f} s")
+tasks = {i.id: i for i in table3.TEST_SETS[DOMAIN]()}
+example = tasks[1]
+x = features(example.state[None])[0]
+h_arr = features.h_arr(example.state[None])[0]
+names = [f"PDB {part}{j + 1} {{{','.join(map(str, features.pdbs[i].abstraction.pattern))}}}"
+         for part, group in zip("AB", features.groups) for j, i in enumerate(group)]
+names += ["sum of partition A", "sum of partition B"]
+print(f"\nthe {features.size} inputs of test stack #{example.id} (optimal cost {example.optimal}):")
+for name, value, scale, scaled in zip(names, h_arr, features.scale, x):
+    print(f"  {name:32} {value:3d} / {scale:3.0f} = {scaled:.3f}")
+print(f"  {f'middle pancake {features.middle} in place':32} {x[-2]:9.0f}")
+print(f"  {'largest pancake out of place':32} {round(x[-1] * pancake.size):3d} / {pancake.size:3d} = {x[-1]:.3f}")
+h_ad = int(features.admissible(example.state[None])[0])
+gap = Gap(pancake)
+print(f"  h_ad = max of the 12 admissible inputs = {h_ad};  the gap heuristic {gap(example.state[None])[0]};  "
+      f"h* = {example.optimal}")
+
+# All 50 test stacks, solved optimally by IDA* with the gap heuristic (admissible, so its plans are optimal; well
+# under a second), give 1,147 states along optimal plans, each with its exact cost to the goal h* (la.calibration).
+states, h_star = calibration_states(DOMAIN)
+h_ad_all, gap_all = features.admissible(states), gap(states)
+short = np.bincount(h_star - h_ad_all)
+print(f"\non the {len(h_star):,} states along optimal plans of the 50 test stacks: mean h* {h_star.mean():.2f}, "
+      f"gap {gap_all.mean():.2f}, h_ad {h_ad_all.mean():.2f}")
+share = 100 * short / len(h_star)                                      # % of the states, by h* − h_ad
+print(f"  gap = h* on {100 * (gap_all == h_star).mean():.0f} % of them; h_ad = h* on {share[0]:.0f} %, and falls "
+      f"short by 1, 2, 3, ... flips on " + ", ".join(f"{v:.0f}" for v in share[1:]) + " %")
+alone = ida_star(pancake, PDBHeuristic(features, features.floor_columns), example.state, node_limit=TEST_BUDGET)
+with_gap = ida_star(pancake, gap, example.state)
+print(f"IDA* on stack #{example.id} with h_ad alone: {'solved' if alone.solved else 'not solved'} within "
+      f"{TEST_BUDGET:,} nodes (its last bound {alone.bounds[-1]}); with gap: cost {with_gap.cost}, "
+      f"{with_gap.generated:,} nodes")
+# So h_ad alone is too weak to plan with, and the network has to add the flips it misses. Why keep it as a floor
+# under y^α then? Because it never costs admissibility: h_ad <= h* on every state, so whenever y^α <= h*, also
+# max(y^α, h_ad) <= h*; the floor changes h only where y^α lies below a bound that is certainly safe, and there it
+# saves nodes for free. P(max(y^α, h_ad) <= h*) = P(y^α <= h*) = α for a calibrated y^α (paper §5: "when planning
+# we now use max(y^α, h^ad)"). The rounding is the authors' (`NNBayesHeuristic.H`, Math.Round): IDA*'s bounds are
+# integers, and round(y^α) <= h* whenever y^α <= h*, so it never costs admissibility either. Part 4 counts how
+# often the floor is the larger of the two for the trained network.
+
+# --- 2. LearnHeuristicPrac on the 24-pancake, shortened ---------------------------------------------------------
+# The domain's settings (la.config.DOMAINS: 8 hidden units, no dropout, MaxSteps 5,000), with fewer iterations and
+# a far smaller node budget per training task; everything else, the WUNN's training included, is the paper's.
+full = table3.full(DOMAIN)
+shorter = dict(num_iter=16, node_limit=500_000)
+cfg = replace(full, learn=replace(full.learn, **shorter), learn_mean=replace(full.learn_mean, **shorter),
+              alphas=ALPHAS, instances=table3.easiest(DOMAIN, TEST_TASKS), test_node_limit=TEST_BUDGET,
+              baseline_instances=table3.easiest(DOMAIN, TEST_TASKS), baseline_node_limit=TEST_BUDGET)
+print(f"\nsmaller than the paper's protocol ({DOMAINS[DOMAIN].t_max:.0f} s per task = "
+      f"{DOMAINS[DOMAIN].node_limit:,} nodes at the authors' rate): " + "; ".join(reductions(cfg, full)))
+learners = {}
+for which, learn_cfg, seed in (("alpha", cfg.learn, SEED), ("mean", cfg.learn_mean, [SEED, 1])):
+    started = time.perf_counter()
+    learners[which] = learner = learn_heuristic(pancake, learn_cfg, np.random.default_rng(seed), progress=None,
+                                                encoding=features)
+    last = learner.log[-1]
+    print(f"trained the {'two-output' if which == 'alpha' else 'single-output'} network in "
+          f"{time.perf_counter() - started:.0f} s: {100 * learner.solved_fraction():.0f} % of its training tasks "
+          f"solved, labels up to {learner.buffer.labels().max()}, the last iteration's tasks "
+          f"{np.mean([t['steps'] for t in last['tasks']]):.0f} steps long"
+          + ("" if last["alpha"] is None else f", α ended at {last['alpha']}"))
+
+# --- 3. Table 3's pancake rows at tutorial scale --------------------------------------------------------------
+# At test time σ_t = σ_a, without the training-time quantile rule (paper §5): `test_heuristic(alpha)`, floored at
+# h_ad as in training; the single-output network plans with max(round(μ), h_ad).
+heuristics = {cfg.baseline_row: gap, "N/A": learners["mean"].test_heuristic()}
+heuristics.update({str(a): learners["alpha"].test_heuristic(a) for a in cfg.alphas})
+chosen = [tasks[i] for i in cfg.instances]
+tests = []
+for row in cfg.rows():
+    records = []
+    for instance in chosen:
+        result = ida_star(pancake, heuristics[row], instance.state, node_limit=TEST_BUDGET, order=cfg.order)
+        if result.solved:
+            check_plan(pancake, instance.state, result.plan)                     # every plan is replayed
+        records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
+                        "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
+    tests.append({"row": row, "records": records, **summarize(records)})
+rows = table(cfg, tests, table3.PAPER[DOMAIN])
+print(f"\nTable 3, 24-pancake, at tutorial scale: the {TEST_TASKS} cheapest test stacks, {TEST_BUDGET:,} nodes each, "
+      f"one run; columns over each row's solved tasks. The paper's: 50 stacks, full training, 5 runs, C# seconds")
+print(format_table(rows, table3.BOOT[DOMAIN]))
+by_row = {r["row"]: r for r in rows}
+learned = [str(a) for a in cfg.alphas]                                 # largest α first
+common = {row: by_row[row]["common"] for row in cfg.rows()}           # on the tasks every row solved
+print(f"\nwhat showed, on the {common['Gap']['tasks']} stacks every row solved:")
+print(f"  gap needed fewer nodes than every learned row: "
+      f"{all(common['Gap']['generated'] < common[r]['generated'] for r in learned + ['N/A'])}")
+print(f"  α = {learned[0]} against {learned[-1]}: {common[learned[0]]['subopt']:.2f} % against "
+      f"{common[learned[-1]]['subopt']:.2f} % suboptimal, {common[learned[0]]['optimal']:.0f} % against "
+      f"{common[learned[-1]]['optimal']:.0f} % optimal; unsolved within the budget (of all {TEST_TASKS}): "
+      f"{sum(by_row[learned[0]]['unsolved'])} against {sum(by_row[learned[-1]]['unsolved'])}")
+subopts = [common[r]["subopt"] for r in learned]
+print(f"  suboptimality rises row by row as α falls: {all(a <= b for a, b in zip(subopts, subopts[1:]))}")
+print(f"  N/A: {common['N/A']['subopt']:.2f} % suboptimal, the best α row {min(subopts):.2f} %")
+
+# --- 4. Calibration against exact costs, and the floor ----------------------------------------------------------
+# On the same 1,147 states as in part 1: for each α the share with y^α <= h* (a calibrated y^α puts it at α), the
+# share with the integer h = max(round(y^α), h_ad) <= h* (at least as large: rounding and the floor never break
+# admissibility, and can restore it), and the share on which the floor binds, h_ad > round(y^α).
+heuristic_for = learners["alpha"].test_heuristic
+checked = calibration(heuristic_for, states, h_star)
+binds = {}
+for c in checked:
+    h = heuristic_for(c["alpha"])
+    binds[c["alpha"]] = float(np.mean(h_ad_all > np.rint(h.values(h.hidden(states)))))
+print(f"\ncalibration on the {len(h_star):,} states along optimal plans of the 50 test stacks:")
+print(f"{'α':>6} {'y^α <= h*':>10} {'h <= h*':>8} {'floor binds':>12}")
+for c in checked:
+    print(f"{c['alpha']:6} {c['y_alpha_below_h_star']:10.2f} {c['h_admissible']:8.2f} {binds[c['alpha']]:12.2f}")
+mean_h = learners["mean"].test_heuristic()
+print(f"the single-output network: h = max(round(μ), h_ad) <= h* on {np.mean(mean_h(states) <= h_star):.2f} of them")
+
+# --- 5. The paper's values, and the committed full-scale run ----------------------------------------------------
+# The paper's Table 3 values are printed beside ours above (`table3.PAPER`; its Boot row is quoted, not run). A
+# full-scale run, once adopted with `python -m la.plots --table3 ... --copy`, is committed as
+# figures/table3_24-pancake.json.
+record = plots.FIGURES / f"table3_{DOMAIN}.json"                  # committed results, read only
+if record.exists():
+    committed = plots.read_record(record, "suboptimality")
+    print(f"\nthe committed full-scale run ({committed['command']}, commit {(committed.get('commit') or '?')[:7]}):")
+    print(format_table(committed["table"], table3.BOOT[DOMAIN]))
+else:
+    print(f"\nno committed full-scale result yet ({record.relative_to(ROOT)} does not exist): "
+          f"`python -m la.experiments.suboptimality --domain {DOMAIN} --full` makes one")
+
+# --- The figure: what the network learnt, and how calibrated it is -------------------------------------------
+fig, axes = plt.subplots(1, 3, figsize=(16, 4.2))
+for which, color, label in (("alpha", "C0", "two outputs, y^α"), ("mean", "C3", "one output, mean")):
+    log = learners[which].log
+    it = [e["iteration"] for e in log]
+    axes[0].plot(it, [np.mean([t["steps"] for t in e["tasks"]]) for e in log], "o-", color=color, ms=4,
+                 label=f"{label}: GenerateTaskPrac steps")
+    axes[0].plot(it, [e["solved"] for e in log], "x:", color=color, label=f"{label}: tasks solved (of 10)")
+axes[0].set(xlabel="iteration", title=f"training, {cfg.learn.num_iter} iterations, {cfg.learn.node_limit:,} "
+                                      f"nodes per task")
+axes[0].legend(fontsize=7)
+alphas = [c["alpha"] for c in checked]
+axes[1].plot([0, 1], [0, 1], "k:", label="calibrated: fraction = α")
+axes[1].plot(alphas, [c["y_alpha_below_h_star"] for c in checked], "o-", label="y^α <= h*")
+axes[1].plot(alphas, [c["h_admissible"] for c in checked], "s--", label="max(round(y^α), h_ad) <= h*")
+axes[1].plot(alphas, [binds[a] for a in alphas], "^-.", label="the floor binds: h_ad > round(y^α)")
+axes[1].set(xlabel="α", ylabel="fraction of states", title=f"{len(h_star):,} states with known h*")
+axes[1].legend(fontsize=7)
+levels = np.arange(1, h_star.max() + 1)
+h_09 = heuristic_for(0.9)
+curves = {"gap": gap_all, "h_ad": h_ad_all, "round(y^0.9)": np.rint(h_09.values(h_09.hidden(states))),
+          "max(round(y^0.9), h_ad)": h_09(states), "N/A: max(round(μ), h_ad)": mean_h(states)}
+for label, values in curves.items():
+    axes[2].plot(levels, np.bincount(h_star, weights=values)[1:] / np.bincount(h_star)[1:], label=label)
+axes[2].plot(levels, levels, "k:", label="h = h*")
+axes[2].set(xlabel="h* (flips to the goal)", ylabel="mean h over the states with that h*",
+            title="what each heuristic knows")
+axes[2].legend(fontsize=7)
+fig.suptitle("LearnHeuristicPrac on the 24-pancake at tutorial scale (reduced, not the paper's protocol)",
+             fontsize=10)
+fig.tight_layout()
+out = plots.tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+fig.savefig(out, dpi=110)
+print(f"saved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
+
+# --- the point, loosely -----------------------------------------------------------------------------------------
+# Every plan found above was replayed to the goal (check_plan) before it was counted.
+assert by_row["Gap"]["unsolved"] == [0] and by_row["Gap"]["optimal"] == 100, "gap is admissible: always optimal"
+below = [c["y_alpha_below_h_star"] for c in checked]
+assert all(a <= b for a, b in zip(below, below[1:])) and below[-1] > 0.5 > below[0], \
+    "the larger α, the more states with y^α <= h*: most at α = 0.99, few at α = 0.05"
+assert all(c["h_admissible"] >= c["y_alpha_below_h_star"] for c in checked), \
+    "rounding and the admissible floor never turn an underestimate into an overestimate"
+assert max(binds.values()) > 0, "somewhere the floor should lift the network's estimate"
+assert by_row["N/A"]["subopt"] > min(by_row[r]["subopt"] for r in learned if by_row[r]["subopt"] is not None), \
+    "the single-output network should be more suboptimal than the best α row"
