@@ -9,11 +9,14 @@ PNG with the Agg backend. The records the committed figures come from are commit
     python -m la.plots --efficiency results/efficiency-paper/results.json --suboptimality \\
         results/suboptimality-full/results.json --copy   # adopt new results, then redraw
     python -m la.plots --table3 results/table3-24-pancake-full/results.json --copy   # adopt a Table 3 record
+    python -m la.plots --confidence results/confidence-15-puzzle/results.json --copy   # and a confidence record
 
 A Table 3 record (`la.experiments.suboptimality --domain D`) draws figures/table3_<D>.png, with its
 calibration (`table3_<D>_calibration.png`; on blocksworld also `_calibration_uniform.png`, uniform states) and
 learning curves (`table3_<D>_learning_curves.png`). Figures 1 and 2 draw GenerateTaskPrac on 15-puzzle boards,
-so only 15-puzzle records hold their data; on the other domains they are skipped, and said so.
+so only 15-puzzle records hold their data; on the other domains they are skipped, and said so. A confidence
+record (`la.experiments.confidence --domain D`, figures/confidence_<D>.json) draws its two figures
+(`la.plots_confidence`).
 """
 import re
 import shutil
@@ -362,6 +365,9 @@ def main(argv=None) -> int:
     parser.add_argument("--table3", type=existing_file, action="append", metavar="FILE",
                         help="a Table 3 record (the results.json of la.experiments.suboptimality --domain D), once "
                              "per domain (default: every figures/table3_<domain>.json there is)")
+    parser.add_argument("--confidence", type=existing_file, action="append", metavar="FILE",
+                        help="a confidence record (the results.json of la.experiments.confidence --domain D), once "
+                             "per domain (default: every figures/confidence_<domain>.json there is)")
     parser.add_argument("--diagnostics", type=existing_file, default=None,
                         help="the diagnostics experiment's diagnostics.json (default figures/diagnostics.json "
                              "when it is there)")
@@ -373,7 +379,7 @@ def main(argv=None) -> int:
                                        else None)
     if diagnostics:
         paths["diagnostics"] = diagnostics
-    from la import plots_diagnostics                # here: it draws with this module's helpers
+    from la import plots_confidence, plots_diagnostics     # here: they draw with this module's helpers
     records = {name: plots_diagnostics.read_diagnostics(path) if name == "diagnostics" else read_record(path, name)
                for name, path in paths.items()}      # every input, before any figure
     if records["suboptimality"].get("domain", "15-puzzle") != "15-puzzle":
@@ -381,6 +387,9 @@ def main(argv=None) -> int:
                          f"{records['suboptimality']['domain']}: pass it as --table3")
     for domain, (path, record) in read_table3(args.table3 or sorted(FIGURES.glob("table3_*.json"))).items():
         paths[f"table3_{domain}"], records[f"table3_{domain}"] = path, record
+    confidence = args.confidence or sorted(FIGURES.glob("confidence_*.json"))
+    for domain, (path, record) in plots_confidence.read_all(confidence).items():
+        paths[f"confidence_{domain}"], records[f"confidence_{domain}"] = path, record
     for name, record in records.items():
         path = paths[name]
         if args.copy and path.resolve() != (args.out / f"{name}.json").resolve():
@@ -390,6 +399,8 @@ def main(argv=None) -> int:
             table2_efficiency(record, args.out / "table2_efficiency.png")
         elif name == "diagnostics":
             plots_diagnostics.all_from_diagnostics(record, args.out)
+        elif name.startswith("confidence_"):
+            plots_confidence.draw(record, args.out)
         else:
             for note in all_from_suboptimality(record, args.out):
                 print(f"{name}: {note}")

@@ -1,4 +1,5 @@
-"""Run the project's benchmarks: `python -m la.bench [--only search,nn,neural,pdb,features] [--quick] [--json]`.
+"""Run the project's benchmarks: `python -m la.bench [--only search,nn,neural,pdb,features,confidence] [--quick]
+[--json]`.
 
 Speed targets live in the issues and are measured here, never in timed tests. Each section is a module of
 `la.bench` with `run(rng, quick) -> results` and `report(results) -> lines`.
@@ -8,10 +9,10 @@ import sys
 
 import numpy as np
 
-from la.bench import features, neural, nn, pdb, search
+from la.bench import confidence, features, neural, nn, pdb, search
 from la.cli import SEED_MAX, Parser, names, run, seed
 
-SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb, "features": features}
+SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb, "features": features, "confidence": confidence}
 
 
 def main(argv=None) -> int:

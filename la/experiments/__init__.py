@@ -5,4 +5,8 @@
     python -m la.experiments.suboptimality --domain {24-puzzle,24-pancake,15-blocksworld}
                                               Table 3 on that domain: its settings, test tasks, admissible
                                               baseline and the paper's values are in table3.py
+    python -m la.experiments.confidence --domain D
+                                              Heller et al. (2022): confidence-aware GBFS and dual-queue search,
+                                              OOD training, and la's σ_e / σ_a confidences (confidence_config.py,
+                                              confidence_table.py)
 """

@@ -41,8 +41,9 @@ def unit_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
-def add_run_options(parser, default_out: str) -> None:
-    """The options every experiment has: --seed, --jobs, --out, --resume, --run and IDA*'s --order."""
+def add_run_options(parser, default_out: str, order: bool = True) -> None:
+    """The options every experiment has: --seed, --jobs, --out, --resume, --run and (unless `order` is False, for
+    an experiment without IDA*) IDA*'s --order."""
     parser.add_argument("--seed", type=seed, default=0, help=f"the experiment's seed, 0..{SEED_MAX} (default 0)")
     parser.add_argument("--jobs", type=count, default=os.cpu_count() or 1,
                         help=f"units run in parallel processes, 1..{COUNT_MAX} (default: one per core)")
@@ -52,6 +53,8 @@ def add_run_options(parser, default_out: str) -> None:
     parser.add_argument("--run", type=count, default=None, metavar="K",
                         help="only run K of the --runs N, 1..N, with exactly the seeds it has among the N "
                              "(folders of single runs are combined with `python -m la.experiments.merge`)")
+    if not order:
+        return
     parser.add_argument("--order", choices=ORDERS, default="depth-first",
                         help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
                              "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")

@@ -10,6 +10,7 @@ heuristic, and what they are built from. Sections (§) are Marom & Rosman's; Hel
 | classifier.py     | Heller et al.'s network: softmax over the costs 0..H, h^NN = argmax, c^NN = max ("Setup")  |
 | classifier_fit.py | its training: k folds, minibatch Adam, early stopping on a validation fold ("Setup")       |
 | ood.py            | training with OOD inputs: uniform and weighted noise, L^OOD ("Training with OOD Inputs")   |
+| uncertainty_fit.py| la's supervised fit of the FFNN (σ_a) and the WUNN (σ_e) on teacher data, early stopping  |
 | adam.py           | Adam (Kingma & Ba, Algorithm 1) and the authors' WUNN variant (`AdamOptimizer.cs`)        |
 | config.py         | FFNNConfig, WUNNConfig (§5), ClassifierConfig (Heller et al., "Setup")                   |
 | persist.py        | save/load of networks and optimiser state as .npz, without pickle                          |

@@ -16,6 +16,20 @@ from scipy.special import expit
 from la.nn.layers import (dense_backward, dense_forward, glorot_uniform, log_softmax, sigmoid_backward,
                           sigmoid_forward, softmax)
 
+SMALL = 4096        # `_sigmoid`: up to this many entries scipy's expit, beyond them the tanh form
+
+
+def _sigmoid(z, out=None):
+    """1/(1 + e^−z), into `out` if given. A search calls this on a few rows per step (scipy's expit: one call)
+    or, batched, on hundreds: there (1 + tanh(z/2))/2 is faster, NumPy's tanh being vectorised."""
+    if z.size <= SMALL:
+        return expit(z, out=out)
+    a = np.multiply(z, 0.5, out=out)
+    np.tanh(a, out=a)
+    a += 1
+    a *= 0.5
+    return a
+
 
 def cross_entropy(z, c, weight=None):
     """L = −log f(s)_c ("Planning Background") from logits z (B, H+1) and costs c (B,), summed with row weights
@@ -74,11 +88,11 @@ class Classifier:
         A search can update z1 incrementally when a move flips a few one-hot bits, and then needs only this.
         """
         p = self.params
-        a = expit(z1)                                         # (n, hidden[0])
+        a = _sigmoid(z1)                                      # (n, hidden[0])
         for W, b in self.layers[1:-1]:
             a = a @ p[W]                                      # (n, width)
             a += p[b]
-            expit(a, out=a)
+            _sigmoid(a, out=a)
         W, b = self.layers[-1]
         z = a @ p[W]                                          # (n, H+1)
         z += p[b]

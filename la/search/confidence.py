@@ -110,12 +110,15 @@ def percentile(confidences: np.ndarray, X: float) -> float:
 
 
 def _confidences(confidences) -> np.ndarray:
-    """The training confidences as a float array, or ValueError if empty or outside [0, 1]."""
+    """The training confidences as a float array, or ValueError if empty or not all finite.
+
+    Any finite score where higher means more confident will do, not only c^NN in [0, 1]: la also thresholds
+    −σ_e and −σ_a (`la.heuristics.confidence`), and a percentile does not depend on the scale."""
     c = np.asarray(confidences, dtype=np.float64).reshape(-1)
     if c.size == 0:
         raise ValueError("a threshold needs the network's confidences on its training states, got none")
-    if not ((c >= 0) & (c <= 1)).all():
-        raise ValueError(f"confidences are probabilities in [0, 1], got values from {c.min():.4g} to {c.max():.4g}")
+    if not np.isfinite(c).all():
+        raise ValueError(f"confidences must be finite numbers, got {c[~np.isfinite(c)][0]}")
     return c
 
 

@@ -1,0 +1,302 @@
+"""The confidence experiment: Heller et al. (2022, SoCS), Tables 1 and 2, on la's domains, with la's σ signals.
+
+    python -m la.experiments.confidence --domain 15-puzzle     # 1 run: teacher data, 7 networks, both tables
+    python -m la.experiments.confidence --domain 24-pancake --runs 3 --jobs 2
+    python -m la.experiments.confidence --quick                # a smoke run at toy scale, well under a minute
+    python -m la.experiments.confidence --node-limit 200000    # another budget per test task
+
+Per run, in three phases of units (`la.experiments.runner`: each with its own random stream, `--resume`):
+
+1. teacher   seeds from random walks back from the goal, each solved by GBFS with the domain's classical
+             heuristic, every plan state labelled with its remaining cost (`la.teacher`); a share of the plans
+             is held out, and one fold of the rest validates (Heller et al., Setup).
+2. networks  the classifiers Standard, U50, U90, W50 and W90 (`la.nn.classifier_fit`, `la.nn.ood`), then the
+             two-output FFNN and the WUNN (`la.nn.uncertainty_fit`), all on the same data and inputs. Each
+             unit measures its network for the OOD table: median confidence on the held-out plans' states, on
+             uniform noise and on weighted noise (the same noise for every network), and Kendall's τ between
+             its prediction and the teacher's cost on the held-out states; and keeps its confidences on the
+             training states, from which the searches' thresholds are taken (`la.search.confidence`).
+3. searches  one unit per row of the coverage table (`la.experiments.confidence_config.rows`) on the
+             domain's test tasks, each within `node_limit` generated nodes: coverage, mean plan cost and mean
+             generated nodes over the solved tasks.
+
+Differences from Heller et al.: our domains are puzzles with one goal and many initial states, so the seeds
+walk back from the goal and the test tasks are the usual test sets (Korf's 100; la's 50 pancake stacks and
+blocksworld states); the classical heuristic (md, gap, pdb, max-pdb: `la.teacher.teacher_heuristic`) stands in
+for h^FF as teacher and in the dual queue; tasks are limited by generated nodes, not by time; and where the
+paper trains ten networks per task, one per validation fold, each searching a tenth of the test tasks, we train
+one per run and search every task with it (`--runs` gives independent repetitions). Beyond the paper: the rows
+marked σe and σa keep W50's h^NN and threshold −σ_e (WUNN) or −σ_a (FFNN) instead of c^NN; on the sliding-tile
+puzzles the FFNN learns y/50, not y/10 (`la.experiments.confidence_config` says why).
+"""
+import functools
+import sys
+import time
+from dataclasses import asdict, replace
+from pathlib import Path
+
+import numpy as np
+from scipy.stats import kendalltau
+
+from la.cli import COUNT_MAX, Parser, count, node_limit, out_folder, run
+from la.domains import make_domain, random_walk
+from la.experiments import confidence_table as tables
+from la.experiments.confidence_config import CONFIGS, QUICK, SIGMA_NETWORKS, Row, noise_of
+from la.experiments.folder import ROOT, prepare, provenance
+from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
+from la.experiments.suboptimality import TASK_LABELS, encoding_for
+from la.experiments.table3 import TEST_SETS
+from la.heuristics.confidence import NNEvaluator, SigmaA, SigmaE
+from la.io import write_json, write_npz
+from la.network import load_network, save_network
+from la.nn.classifier_fit import split_folds, train
+from la.nn.config import build_classifier, build_ffnn, build_wunn
+from la.nn.ood import UniformNoise, WeightedNoise
+from la.nn.uncertainty_fit import fit_ffnn, fit_wunn
+from la.search import check_plan, dual_queue, gbfs
+from la.search.confidence import AdaptiveThreshold, MeanThreshold, values_only
+from la.teacher import label_plans, teacher_heuristic
+
+TRAIN, VALIDATION, HELD_OUT = 0, 1, 2          # a teacher state's role
+TEACHER_KEY, NETWORK_KEY, NOISE_KEY = 0, 1, 2  # unit_rng keys after the run's number
+TEACHER_CHUNK = 100                            # seeds per progress line of the teacher
+
+
+@functools.lru_cache(maxsize=None)
+def classical_heuristic(domain: str, pdb_dir: str | None):
+    """The teacher's and the dual queue's heuristic, made once per process (PDBs loaded once)."""
+    return teacher_heuristic(make_domain(domain), pdb_dir)
+
+
+def split_roles(starts, folds: int, held_out: float, rng) -> np.ndarray:
+    """Each teacher state's role: a share `held_out` of the plans HELD_OUT, then one fold of the other states
+    VALIDATION (`split_folds`, as the classifier's training splits), the rest TRAIN; (n,) int8."""
+    plans = len(starts) - 1
+    plan_of = np.repeat(np.arange(plans), np.diff(starts))
+    role = np.full(len(plan_of), TRAIN, dtype=np.int8)
+    held = rng.choice(plans, size=min(plans - 1, max(1, round(held_out * plans))), replace=False)   # >= 1 each
+    role[np.isin(plan_of, held)] = HELD_OUT
+    rest = np.flatnonzero(role == TRAIN)
+    role[rest[split_folds(len(rest), folds, rng)[0]]] = VALIDATION
+    return role
+
+
+def teacher_unit(spec: dict, out: Path, verbose: bool) -> dict:
+    """Phase 1: the run's teacher data and its split, into teacher.npz."""
+    cfg, name = spec["config"], spec["name"]
+    progress = unit_progress(out / name, name, verbose)
+    domain, rng = make_domain(cfg.domain), unit_rng(spec["seed"], spec["run"], TEACHER_KEY)
+    seeds = random_walk(domain, rng.integers(1, cfg.walk_max + 1, cfg.seeds), rng, n=cfg.seeds)
+    heuristic, began, parts = classical_heuristic(cfg.domain, spec["pdb_dir"]), time.perf_counter(), []
+    for start in range(0, cfg.seeds, TEACHER_CHUNK):
+        parts.append(label_plans(domain, seeds[start:start + TEACHER_CHUNK], heuristic, cfg.teacher_node_limit))
+        progress(f"teacher: {start + len(parts[-1].seeds)}/{cfg.seeds} seeds, "
+                 f"{sum(len(p.states) for p in parts):,} states, {time.perf_counter() - began:.0f} s")
+    lengths = np.concatenate([np.diff(p.starts) for p in parts])
+    data = {"states": np.concatenate([p.states for p in parts]), "costs": np.concatenate([p.costs for p in parts]),
+            "starts": np.concatenate([[0], np.cumsum(lengths)]), "seeds": seeds,
+            "solved": np.concatenate([p.solved for p in parts])}
+    if len(lengths) < 2:
+        raise ValueError(f"the teacher solved {len(lengths)} of {cfg.seeds} seeds: too few plans to hold some out "
+                         f"(raise teacher_node_limit or seeds)")
+    data["role"] = split_roles(data["starts"], cfg.classifier.folds, cfg.held_out, rng)
+    write_npz(out / name / "teacher.npz", data)
+    roles = np.bincount(data["role"], minlength=3).tolist()
+    return {"run": spec["run"], "seeds": cfg.seeds, "unsolved": int((~data["solved"]).sum()),
+            "states": len(data["costs"]), "train": roles[TRAIN], "validation": roles[VALIDATION],
+            "held_out": roles[HELD_OUT], "H": int(data["costs"].max()), "mean_plan_cost": float(lengths.mean() - 1),
+            "generated": sum(p.generated for p in parts), "seconds": time.perf_counter() - began,
+            "summary": f"{len(lengths)}/{cfg.seeds} seeds solved, {len(data['costs']):,} states, H = "
+                       f"{int(data['costs'].max())}"}
+
+
+def load_teacher(out: Path, r: int) -> dict:
+    with np.load(out / f"run{r}" / "teacher" / "teacher.npz", allow_pickle=False) as f:
+        return {key: f[key] for key in f.files}
+
+
+def network_unit(spec: dict, out: Path, verbose: bool) -> dict:
+    """Phase 2: train one network of a run on its teacher data; measure it for the OOD table; keep the network
+    and its confidences on the training states, from which the searches take their thresholds."""
+    cfg, name, which, r = spec["config"], spec["name"], spec["network"], spec["run"]
+    progress = unit_progress(out / name, name, verbose)
+    data = load_teacher(out, r)
+    encoding = encoding_for(cfg.domain, None, spec["pdb_dir"])
+    X, costs, role = encoding(data["states"]), data["costs"], data["role"]
+    trn, val, held = (np.flatnonzero(role == k) for k in (TRAIN, VALIDATION, HELD_OUT))
+    noise = {kind: sampler(X[trn])(cfg.noise_rows, unit_rng(spec["seed"], r, NOISE_KEY, i))   # the same for
+             for i, (kind, sampler) in enumerate((("U", UniformNoise), ("W", WeightedNoise)))}  # every network
+    rng = unit_rng(spec["seed"], r, NETWORK_KEY, (*cfg.networks, *SIGMA_NETWORKS.values()).index(which))
+    began = time.perf_counter()
+    if which in SIGMA_NETWORKS.values():
+        net, history = train_sigma_network(which, cfg, X, costs, trn, val, rng)
+        c_train = sigma_signal(which, net, cfg)(X[trn])
+    else:
+        sampler, Y = noise_of(which)
+        net, opt = build_classifier(cfg.classifier, X.shape[1], int(costs.max()), rng)
+        history = train(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.classifier, rng,
+                        None if sampler is None else sampler(X[trn]), Y)
+        c_train = NNEvaluator(net, encoding)(data["states"][trn])[1]          # the searches' evaluator
+    seconds = time.perf_counter() - began
+    progress(f"{which}: {len(history.val_loss)} epochs in {seconds:.0f} s, best epoch {history.best_epoch + 1}")
+    stats = ood_stats(predictor(which, net, cfg), costs[held], X[held], noise)
+    save_network(net, encoding, out / name / "network.npz")
+    write_npz(out / name / "confidences.npz", {"c": c_train, "costs": costs[trn]})
+    write_json(out / name / "history.json", asdict(history))
+    score = "σ" if which in SIGMA_NETWORKS.values() else "confidence"
+    tau = "—" if stats["tau"] is None else f"{stats['tau']:.3f}"
+    return {"run": r, "network": which, "epochs": len(history.val_loss), "best_epoch": history.best_epoch,
+            "val_loss": history.val_loss[history.best_epoch], "seconds": seconds, **stats,
+            "summary": f"τ = {tau}, median {score} in/U/W " + " / ".join(f"{stats[k]:.3g}"
+                                                                       for k in ("in", "out_u", "out_w"))}
+
+
+def train_sigma_network(which: str, cfg, X, costs, trn, val, rng) -> tuple:
+    """The two-output FFNN ("FFNN") or the WUNN ("WUNN") fitted to the teacher's costs (`la.nn.uncertainty_fit`)."""
+    if which == "FFNN":
+        net, opt = build_ffnn(cfg.ffnn, X.shape[1], rng.spawn(1)[0])      # its own generator for dropout masks
+        return net, fit_ffnn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng)
+    net, opt = build_wunn(cfg.wunn, X.shape[1], rng)
+    return net, fit_wunn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng, cfg.wunn.S)
+
+
+def sigma_signal(which: str, net, cfg):
+    """The confidence −σ of the WUNN ("WUNN") or the FFNN ("FFNN", whose σ_a is scaled back to cost units)."""
+    return SigmaE(net) if which == "WUNN" else SigmaA(net, scale=cfg.supervised.target_scale)
+
+
+def predictor(which: str, net, cfg):
+    """X -> (prediction in cost units, the OOD table's score): h^NN and c^NN for a classifier; the mean and
+    σ_a (the FFNN, scaled back to cost units) or σ_e (the WUNN, exact)."""
+    if which == "WUNN":
+        return net.predict_exact
+    if which == "FFNN":
+        net64, scale = net.astype(np.float64), cfg.supervised.target_scale
+        return lambda X: tuple(scale * v for v in net64.predict(X))
+    return net.astype(np.float64).predict
+
+
+def ood_stats(predict, costs, X_held, noise: dict) -> dict:
+    """The OOD table's numbers for one network: the median score on the held-out states and on each noise,
+    Kendall's τ (τ-b) between its prediction and the teacher's cost on the held-out states, mean |error|."""
+    h, score = predict(X_held)
+    tau = float(kendalltau(h, costs)[0])                # NaN when h is constant: no ranking at all
+    return {"in": float(np.median(score)), "out_u": float(np.median(predict(noise["U"])[1])),
+            "out_w": float(np.median(predict(noise["W"])[1])), "tau": tau if np.isfinite(tau) else None,
+            "mae": float(np.mean(np.abs(h - costs)))}
+
+
+def thresholds(row: Row, path: Path):
+    """The row's MeanThreshold or AdaptiveThreshold at X %, from the confidences kept in `path`."""
+    with np.load(path, allow_pickle=False) as f:
+        c, costs = f["c"], f["costs"]
+    if row.threshold == "mean":
+        return MeanThreshold.from_training(c, row.X)
+    return AdaptiveThreshold.from_training(c, costs, row.X)
+
+
+def search(row: Row, domain, evaluator, classical, rule, start, limit: int):
+    """One test task with the row's search configuration (`Row`)."""
+    if row.signal == "classical":
+        return gbfs(domain, classical, start, node_limit=limit)
+    if row.queue == "single":
+        if rule is None:
+            return gbfs(domain, values_only(evaluator), start, node_limit=limit)
+        return gbfs(domain, evaluator, start, node_limit=limit, prune=rule)
+    rules = {} if rule is None else {row.rule: rule}                        # prune= or prioritise=
+    return dual_queue(domain, evaluator, classical, start, node_limit=limit, **rules)
+
+
+def search_unit(spec: dict, out: Path, verbose: bool) -> dict:
+    """Phase 3: one row of the coverage table on every test task; one record per task."""
+    cfg, name, row = spec["config"], spec["name"], Row(**spec["row"])
+    domain, classical = make_domain(cfg.domain), classical_heuristic(cfg.domain, spec["pdb_dir"])
+    evaluator = rule = None
+    if row.signal != "classical":
+        folder = out / f"run{spec['run']}"
+        net, about = load_network(folder / cfg.search_network / "network.npz", domain)
+        signal, source = None, cfg.search_network
+        if row.signal != "softmax":
+            source = SIGMA_NETWORKS[row.signal]
+            signal = sigma_signal(source, load_network(folder / source / "network.npz", domain)[0], cfg)
+        evaluator = NNEvaluator(net, encoding_for(cfg.domain, about["encoding"], spec["pdb_dir"]), signal)
+        rule = None if row.threshold is None else thresholds(row, folder / source / "confidences.npz")
+    progress, records = unit_progress(out / name, name, verbose), []
+    label = TASK_LABELS.get(cfg.domain, f"{cfg.domain} task #")
+    for task in [t for t in TEST_SETS[cfg.domain]() if t.id in cfg.instances]:
+        result = search(row, domain, evaluator, classical, rule, task.state, cfg.node_limit)
+        if result.solved:
+            check_plan(domain, task.state, result.plan)
+        records.append({"id": task.id, "optimal": task.optimal, "solved": result.solved, "cost": result.cost,
+                        "generated": result.generated, "expanded": result.expanded, "seconds": result.seconds,
+                        "status": result.status})
+        found = f"cost {result.cost}" if result.solved else result.status
+        progress(f"{label}{task.id}: {found}, {result.generated:,} nodes, {result.seconds:.1f} s")
+    s = tables.summarize(records)
+    return {"run": spec.get("run"), "row": asdict(row), "name": row.name, "records": records, **s,
+            "summary": f"{row.name}: {s['solved']}/{s['tasks']} solved"
+                       + ("" if s["generated"] is None else f", {s['generated']:,.0f} nodes on average")}
+
+
+def default_out(domain: str, quick: bool) -> Path:
+    return ROOT / "results" / f"confidence-{domain}{'-quick' if quick else ''}"
+
+
+def parse_args(argv):
+    parser = Parser(prog="python -m la.experiments.confidence", description=__doc__.split("\n")[0])
+    parser.add_argument("--domain", choices=tuple(CONFIGS), default="15-puzzle",
+                        help="the domain, with its teacher, budgets and test tasks (default 15-puzzle)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run at toy scale, well under a minute")
+    parser.add_argument("--runs", type=count, help=f"independent runs, 1..{COUNT_MAX} (default 1)")
+    parser.add_argument("--node-limit", type=node_limit, metavar="N",
+                        help="generated nodes per test task and row (default: the domain's, " + ", ".join(
+                            f"{d} {c.node_limit:,}" for d, c in CONFIGS.items()) +
+                        "; la/experiments/confidence_config.py says how they were chosen)")
+    add_run_options(parser, "results/confidence-<domain>, or results/confidence-<domain>-quick", order=False)
+    parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
+                        help="where pattern databases are cached, for the PDB features and heuristics (default: "
+                             "$LA_PDB_DIR, else ~/.cache/la/pdb); missing ones are built there first")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    cfg = (QUICK if args.quick else CONFIGS)[args.domain]
+    cfg = replace(cfg, runs=args.runs or cfg.runs, node_limit=args.node_limit or cfg.node_limit)
+    runs = selected_runs(cfg.runs, args.run)
+    out = args.out or default_out(cfg.domain, args.quick)
+    pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
+    encoding_for(cfg.domain, None, pdb_dir)                 # PDBs read, checked, missing ones built: before `out`
+    classical_heuristic(cfg.domain, pdb_dir)
+    command = ["python", "-m", "la.experiments.confidence", *(argv if argv is not None else sys.argv[1:])]
+    prepare(out, {"config": asdict(cfg), "seed": args.seed, **({} if args.run is None else {"run": args.run})},
+            args.resume, command)
+    base = {"seed": args.seed, "config": cfg, "pdb_dir": pdb_dir}
+    progress = lambda line: print(line, flush=True)                                       # noqa: E731
+    networks = (*cfg.networks, *SIGMA_NETWORKS.values())
+    print(f"confidence experiment on the {cfg.domain}{' (quick)' if args.quick else ''}: {len(runs)} run(s) of "
+          f"{cfg.seeds} teacher seeds, {len(networks)} networks and {len(cfg.rows())} search rows on "
+          f"{len(cfg.instances)} test tasks, {cfg.node_limit:,} nodes each; results in {out}", flush=True)
+    teachers = run_units(teacher_unit, [{**base, "name": f"run{r}/teacher", "run": r} for r in runs], out,
+                         args.jobs, progress)
+    trained = run_units(network_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
+                                       for r in runs for w in networks], out, args.jobs, progress)
+    specs = [{**base, "name": "classical", "row": asdict(cfg.rows()[0])}]
+    specs += [{**base, "name": f"run{r}/search/{row.key}", "run": r, "row": asdict(row)}
+              for r in runs for row in cfg.rows()[1:]]
+    searched = run_units(search_unit, specs, out, args.jobs, progress)
+    record = {"experiment": "confidence", "domain": cfg.domain, "quick": args.quick, "seed": args.seed,
+              "config": asdict(cfg), "runs": runs, **provenance(out), "teacher": teachers,
+              "ood": tables.ood_table(cfg, trained), "coverage": tables.coverage_table(cfg, searched),
+              "training": [{k: v for k, v in t.items() if k != "summary"} for t in trained],
+              "tests": [{k: v for k, v in s.items() if k != "summary"} for s in searched]}
+    tables.write_results(out, record)
+    from la import plots_confidence
+    figures = plots_confidence.draw(record, out)
+    print(tables.format_tables(record))
+    print(f"results: {out / 'results.json'}, {out / 'results.csv'}; figures: {', '.join(p.name for p in figures)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))
