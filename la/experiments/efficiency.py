@@ -1,6 +1,6 @@
 """The efficiency experiment (paper §5, Table 2): task generation by GenerateTaskPrac versus LengthInc.
 
-    python -m la.experiments.efficiency                 # 2 runs x 3 test sets, about 15 min on 2 cores
+    python -m la.experiments.efficiency                 # 2 runs x 3 test sets, about 6 min on 2 cores
     python -m la.experiments.efficiency --paper         # the paper's 10 runs x 10 test sets
     python -m la.experiments.efficiency --quick         # a smoke run, under a minute
     python -m la.experiments.efficiency --paper --run 3 --out DIR   # run 3 of the 10 alone (la.experiments.merge)
