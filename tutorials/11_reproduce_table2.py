@@ -20,12 +20,12 @@ with LengthInc = 1, 2, 4, 6, 8, 10. The paper reports (10 runs × 10 test sets):
 Small increments solve every training task but learn little that carries over; large ones outrun the budget and
 leave too few solved tasks to learn from. GTP, the paper says, balances the two and beats every LengthInc on test.
 
-Scale. `python -m la.experiments.efficiency` runs the experiment (2 runs × 3 test sets by default, 16 minutes
-on 2 cores; --paper for the paper's protocol). Here, to fit in two minutes: ONE run of 10 iterations at a
+Scale. `python -m la.experiments.efficiency` runs the experiment (2 runs × 3 test sets by default, about 6
+minutes on 2 cores; --paper for the paper's protocol). Here, to fit in two minutes: ONE run of 10 iterations at a
 quarter of the training budget (275,000 nodes per task), and ONE test set with a budget of 5.5 M nodes (5 s of
 the authors' C#) instead of 66 M, at most 1.1 M per task. One run cannot settle which method is better: in the
 committed full-scale results (5 runs × 3 test sets, figures/efficiency.json, printed at the end) GTP's Solved
-Test differs by tens of points from one run to the next. So this tutorial shows how the experiment works and what each column
+Test varies from run to run by more than its lead over the best LengthInc. So this tutorial shows how the experiment works and what each column
 measures, and then says, from its own numbers, whether the difference showed at this scale.
 
 Run from the repository root:  python tutorials/11_reproduce_table2.py   (about a minute; longer on a busy machine)
