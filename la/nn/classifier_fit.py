@@ -55,6 +55,28 @@ def evaluate(net: Classifier, x, cost) -> tuple[float, float]:
     return loss, float(np.mean(z.argmax(axis=1) == cost))
 
 
+
+class BestEpoch:
+    """Early stopping that keeps the best epoch's parameters and puts them back (Keras' restore_best_weights)."""
+
+    def __init__(self, cfg):
+        self.cfg, self.params, self.best = cfg, None, 0
+
+    def stop_after(self, net, history: History) -> bool:
+        """After an epoch whose validation loss `history` holds: keep `net`'s parameters if it is the best so far;
+        True once `patience` epochs have passed without improvement."""
+        self.best, stop = early_stopping(history.val_loss, self.cfg.patience, self.cfg.min_delta)
+        if self.best == len(history.val_loss) - 1:
+            self.params = {name: p.copy() for name, p in net.params.items()}
+        history.stopped_early = stop
+        return stop
+
+    def restore(self, net, history: History) -> None:
+        """Put the best epoch's parameters back into `net` and record that epoch."""
+        for name, p in self.params.items():
+            net.params[name][...] = p
+        history.best_epoch = self.best
+
 def train(net: Classifier, opt, x_train, c_train, x_val, c_val, cfg: ClassifierConfig, rng: np.random.Generator,
           sampler=None, Y: float = 0.0) -> History:
     """Minibatch Adam with early stopping on (x_val, c_val); `net` ends with its best epoch's parameters.
@@ -65,8 +87,7 @@ def train(net: Classifier, opt, x_train, c_train, x_val, c_val, cfg: ClassifierC
     n_ood = ood_rows(cfg.batch_size, Y)                  # checks Y
     if n_ood and sampler is None:
         raise ValueError(f"an OOD share Y = {Y} needs a noise sampler")
-    history = History()
-    best_params = None
+    history, keeper = History(), BestEpoch(cfg)
     for _ in range(cfg.max_epochs):
         order = rng.permutation(len(x_train))
         losses = []
@@ -83,15 +104,9 @@ def train(net: Classifier, opt, x_train, c_train, x_val, c_val, cfg: ClassifierC
         history.train_loss.append(float(np.mean(losses)))
         history.val_loss.append(val_loss)
         history.val_accuracy.append(val_accuracy)
-        best, stop = early_stopping(history.val_loss, cfg.patience, cfg.min_delta)
-        if best == len(history.val_loss) - 1:
-            best_params = {name: p.copy() for name, p in net.params.items()}
-        if stop:
-            history.stopped_early = True
+        if keeper.stop_after(net, history):
             break
-    for name, p in best_params.items():
-        net.params[name][...] = p
-    history.best_epoch = best
+    keeper.restore(net, history)
     return history
 
 

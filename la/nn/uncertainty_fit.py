@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from la.nn.classifier_fit import History, early_stopping
+from la.nn.classifier_fit import BestEpoch, History
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def _train(net, opt, loss_and_grads, val_loss, X, y, cfg: SupervisedConfig, rng)
         raise ValueError(f"need as many labels as inputs, at least one, got {len(X)} inputs and {len(y)} labels")
     if cfg.max_epochs < 1 or cfg.batch_size < 1:
         raise ValueError(f"need max_epochs, batch_size >= 1, got {cfg.max_epochs}, {cfg.batch_size}")
-    history, best_params = History(), None
+    history, keeper = History(), BestEpoch(cfg)
     for _ in range(cfg.max_epochs):
         order, losses = rng.permutation(len(X)), []
         for start in range(0, len(order), cfg.batch_size):
@@ -82,13 +82,7 @@ def _train(net, opt, loss_and_grads, val_loss, X, y, cfg: SupervisedConfig, rng)
             losses.append(loss)
         history.train_loss.append(float(np.mean(losses)))
         history.val_loss.append(val_loss())
-        best, stop = early_stopping(history.val_loss, cfg.patience, cfg.min_delta)
-        if best == len(history.val_loss) - 1:
-            best_params = {name: p.copy() for name, p in net.params.items()}
-        if stop:
-            history.stopped_early = True
+        if keeper.stop_after(net, history):
             break
-    for name, p in best_params.items():
-        net.params[name][...] = p
-    history.best_epoch = best
+    keeper.restore(net, history)
     return history

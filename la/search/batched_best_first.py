@@ -80,10 +80,10 @@ def _search(domain, start, k, evaluate: Evaluators, node_limit, time_limit, trac
         status = budget.exceeded(generated, time.perf_counter())
         if status is not None:
             break
-        fresh = space.add(children, [nodes[p] for p in parent.tolist()])
-        if fresh:
-            values, keep, flags = evaluate(children if len(fresh) == len(children) else children[fresh])
-            push(queues, range(len(space) - len(fresh), len(space)), values, keep)
+        ids, batch = space.register(children, [nodes[p] for p in parent.tolist()])
+        if batch is not None:
+            values, keep, flags = evaluate(batch)
+            push(queues, ids, values, keep)
             if flags is not None:
                 confident.extend(flags)
     return finish(space, None, status, generated, expanded, began)

@@ -67,6 +67,19 @@ class SearchSpace:
                 parent[j], g[j] = p, g[p] + 1
         return fresh
 
+    def state(self, node: int) -> np.ndarray:
+        """One node's state, a (1, size) read-only view of its bytes (expanding a state only reads it)."""
+        return np.frombuffer(self.key[node], dtype=np.uint8).reshape(1, self.size)
+
+    def register(self, children: np.ndarray, parents: list) -> tuple:
+        """`add`, then (ids, batch): the new nodes' ids (a range) and their states, the rows of `children`
+        never reached before; batch is None when there are none."""
+        fresh = self.add(children, parents)
+        ids = range(len(self.key) - len(fresh), len(self.key))
+        if not fresh:
+            return ids, None
+        return ids, children if len(fresh) == len(children) else np.take(children, fresh, axis=0)
+
     def plan(self, node: int) -> np.ndarray:
         """The states from the root to `node` along parent pointers, (g + 1, size) uint8."""
         path = []

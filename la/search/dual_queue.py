@@ -18,8 +18,6 @@ et al. (2022, Search Methods): queue 0 is ordered by h^NN, queue 1 by a classica
 import time
 from heapq import heappop, heappush
 
-import numpy as np
-
 from la.search.best_first import SearchSpace, finish, first_values
 from la.search.result import Budget, SearchResult
 
@@ -40,7 +38,7 @@ def dual_queue(domain, nn, classical, start, node_limit=None, time_limit=None, p
     queues = ([(int(h_nn[0]), 0)], [(int(h_cl[0]), 0)])       # the root goes into both, never pruned
     confident = [] if prioritise is None else prioritise.confident(h_nn, c).tolist()   # node id -> bool
     closed = set()
-    key, goal, size = space.key, space.goal, space.size
+    key, goal = space.key, space.goal
     generated, expanded, status, turn = 1, 0, None, NN
     while status is None:
         q, node = pop(queues, turn, closed)
@@ -57,17 +55,14 @@ def dual_queue(domain, nn, classical, start, node_limit=None, time_limit=None, p
             turn = 1 - q
         else:
             turn = NN if q == CLASSICAL or confident[node] else CLASSICAL
-        state = np.frombuffer(key[node], dtype=np.uint8).reshape(1, size)     # a read-only view: expand only reads
-        _, _, children = domain.expand(state)
+        _, _, children = domain.expand(space.state(node))
         generated += len(children)
         status = budget.exceeded(generated, time.perf_counter())
         if status is not None:
             break
-        fresh = space.add(children, [node] * len(children))
-        if fresh:
-            batch = children if len(fresh) == len(children) else np.take(children, fresh, axis=0)
-            insert(queues, range(len(space) - len(fresh), len(space)), batch, nn, classical, prune, prioritise,
-                   confident)
+        ids, batch = space.register(children, [node] * len(children))
+        if batch is not None:
+            insert(queues, ids, batch, nn, classical, prune, prioritise, confident)
     return finish(space, None, status, generated, expanded, began)
 
 

@@ -19,8 +19,6 @@ as reached, so it is never evaluated again. The search is then incomplete, as th
 import time
 from heapq import heappop, heappush
 
-import numpy as np
-
 from la.search.best_first import SearchSpace, finish, first_values
 from la.search.result import Budget, SearchResult
 
@@ -32,7 +30,7 @@ def gbfs(domain, heuristic, start, node_limit=None, time_limit=None, prune=None)
     space = SearchSpace(domain, start)
     h, _ = first_values(heuristic, space.states([0]), prune is not None)
     queue = [(int(h[0]), 0)]            # (h, node id); the root is never pruned: it is not generated
-    key, goal, size = space.key, space.goal, space.size
+    key, goal = space.key, space.goal
     generated, expanded, status = 1, 0, None
     while status is None:
         if not queue:
@@ -42,17 +40,14 @@ def gbfs(domain, heuristic, start, node_limit=None, time_limit=None, prune=None)
         if key[node] == goal:
             return finish(space, node, "solved", generated, expanded, began)
         expanded += 1
-        state = np.frombuffer(key[node], dtype=np.uint8).reshape(1, size)     # a read-only view: expand only reads
-        _, _, children = domain.expand(state)
+        _, _, children = domain.expand(space.state(node))
         generated += len(children)
         status = budget.exceeded(generated, time.perf_counter())
         if status is not None:
             break
-        fresh = space.add(children, [node] * len(children))
-        if not fresh:
+        ids, batch = space.register(children, [node] * len(children))
+        if batch is None:
             continue
-        ids = range(len(space) - len(fresh), len(space))
-        batch = children if len(fresh) == len(children) else np.take(children, fresh, axis=0)
         if prune is None:
             for h_child, j in zip(heuristic(batch).tolist(), ids):
                 heappush(queue, (h_child, j))
