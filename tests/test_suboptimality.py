@@ -11,6 +11,7 @@ from la import plots
 from la.calibration import admissible_fraction, calibration, korf_states_with_h_star
 from la import data
 from la.experiments.suboptimality import DEFAULT, easiest_korf, summarize
+from la.experiments.suboptimality_table import format_table
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
@@ -27,6 +28,18 @@ def test_suboptimality_and_percent_optimal_by_hand():
     assert s["optimal"] == pytest.approx(100 * 2 / 3)
     assert s["generated"] == pytest.approx(200) and s["time"] == pytest.approx(2.0)   # over solved tasks
     assert summarize(records[3:])["subopt"] is None
+
+
+def test_the_table_prints_no_spread_for_one_run_and_the_papers_small_times():
+    def row(name, runs, sd):
+        return {"row": name, "runs": runs, "tasks": 4, "unsolved": [1] * runs, "time": 2.0, "generated": 200.0,
+                "subopt": 3.33, "subopt_sd": sd, "optimal": 66.7, "optimal_sd": sd,
+                "paper": {"time": 0.03, "generated": 48_599.5, "subopt": 0.0, "optimal": 100.0},
+                "common": {"tasks": 3, "generated": 200.0, "subopt": 3.33, "optimal": 66.7}}
+    one, two = format_table([row("Gap", 1, 0.0), row("0.9", 2, 1.25)]).splitlines()[1:3]
+    assert "3.33 ±     —" in one and "66.7 ±     —" in one and "± 0.00" not in one   # one run: no spread
+    assert "3.33 ±  1.25" in two and "66.7 ±   1.2" in two
+    assert " 0.03 " in one and "1/4" in one and "2/8" in two           # the paper's 0.03 s, not 0.0
 
 
 class ToyHeuristic:

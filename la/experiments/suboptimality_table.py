@@ -62,7 +62,7 @@ def table(cfg, tests: list, paper: dict) -> list:
 
 def _paper_cells(values) -> str:
     """The paper's four columns as format_table prints them, "?" where the paper gives none."""
-    cells = [(values["time"], "11.1f", 11, ""), (values["generated"], "12,.0f", 12, ""),
+    cells = [(values["time"], "11.2f", 11, ""), (values["generated"], "12,.0f", 12, ""),
              (values["subopt"], "5.2f", 5, "%"), (values["optimal"], "6.1f", 6, "%")]
     return " ".join(f"{'?':>{width + len(unit)}}" if v is None else f"{v:{spec}}{unit}"
                     for v, spec, width, unit in cells)
@@ -77,8 +77,11 @@ def format_table(rows: list, boot=None) -> str:
         if r["subopt"] is None:
             mine = f"{'—':>8} {'—':>13} {'—':>15} {'—':>15}"
         else:
-            mine = (f"{r['time']:8.2f} {r['generated']:13,.0f} {r['subopt']:7.2f} ± {r['subopt_sd']:5.2f} "
-                    f"{r['optimal']:7.1f} ± {r['optimal_sd']:5.1f}")
+            spread = r["runs"] > 1          # one run has no spread: print none rather than ± 0
+            subopt_sd = f"{r['subopt_sd']:5.2f}" if spread else f"{'—':>5}"
+            optimal_sd = f"{r['optimal_sd']:5.1f}" if spread else f"{'—':>5}"
+            mine = (f"{r['time']:8.2f} {r['generated']:13,.0f} {r['subopt']:7.2f} ± {subopt_sd} "
+                    f"{r['optimal']:7.1f} ± {optimal_sd}")
         lines.append(f"{r['row']:>7} {r['runs']:>4} | {mine} {sum(r['unsolved']):>4}/{r['tasks'] * r['runs']:<3} | "
                      + _paper_cells(r["paper"]))
     if boot is not None:
