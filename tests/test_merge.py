@@ -4,9 +4,13 @@ import json
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
+from la.experiments import confidence
+from la.experiments.confidence_config import QUICK
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -105,3 +109,67 @@ def test_suboptimality_runs_merge_into_the_two_run_experiment(tmp_path):
     assert merged["calibration"] == whole["calibration"] and merged["config"] == whole["config"]
     assert merged["learning_curves"] == whole["learning_curves"]
     assert [r["unsolved"] for r in merged["table"]] == [r["unsolved"] for r in whole["table"]]
+
+
+def untimed(units: list) -> list:
+    """Units' results without their times: 'seconds', also in each of their records."""
+    return [{k: untimed(v) if k == "records" else v for k, v in u.items() if k != "seconds"} for u in units]
+
+
+def untimed_csv(path: Path) -> list:
+    """A CSV file's rows without its seconds column."""
+    rows = [line.split(",") for line in path.read_text().splitlines()]
+    drop = rows[0].index("seconds")
+    return [row[:drop] + row[drop + 1:] for row in rows]
+
+
+@pytest.fixture(scope="module")
+def confidence_runs(tmp_path_factory):
+    """A --runs 2 confidence experiment below --quick's scale (fewer seeds, one X, one test task): runs 1 and 2
+    each made alone in its own folder, and both in one ("whole")."""
+    out = tmp_path_factory.mktemp("confidence")
+    tiny = replace(QUICK["15-puzzle"], seeds=12, X=(20,), instances=(2,), noise_rows=100)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(QUICK, "15-puzzle", tiny)
+        for name, run in (("r1", ["--run", "1"]), ("r2", ["--run", "2"]), ("whole", [])):
+            assert confidence.main(["--quick", "--runs", "2", *run, "--jobs", "1", "--out", str(out / name)]) == 0
+    return out
+
+
+def test_confidence_runs_merge_into_the_two_run_experiment(confidence_runs, tmp_path):
+    """Both tables, the units and the CSV files of `--runs 2`, but for the times, with the GBFS classical row
+    (which no run owns) once."""
+    done = merge(tmp_path / "m", confidence_runs / "r2", confidence_runs / "r1")
+    assert done.returncode == 0, done.stderr
+    merged = json.loads((tmp_path / "m" / "results.json").read_text())
+    whole = json.loads((confidence_runs / "whole" / "results.json").read_text())
+    for key in ("teacher", "training", "tests"):
+        assert untimed(merged[key]) == untimed(whole[key]), key
+    assert merged["ood"] == whole["ood"] and merged["coverage"] == whole["coverage"]
+    assert merged["config"] == whole["config"] and merged["runs"] == [1, 2] and merged["quick"]
+    assert [t["name"] for t in merged["tests"]].count("GBFS classical") == 1
+    assert [m["runs"] for m in merged["merged"]] == [[2], [1]] and merged["commits"] == [whole["commit"]]
+    for name in ("results.csv", "ood.csv"):
+        assert untimed_csv(tmp_path / "m" / name) == untimed_csv(confidence_runs / "whole" / name), name
+    assert all((tmp_path / "m" / f"confidence_15-puzzle_{name}.png").exists() for name in ("ood", "coverage"))
+
+
+def test_confidence_and_suboptimality_folders_are_refused_together(confidence_runs, tmp_path):
+    sub = command("la.experiments.suboptimality", "--quick", "--runs", "2", "--run", "2", "--out", tmp_path / "sub",
+                  "--jobs", "1")
+    assert sub.returncode == 0, sub.stderr
+    assert refused(merge(tmp_path / "m", confidence_runs / "r1", tmp_path / "sub"),
+                   "holds a suboptimality experiment and")
+    assert refused(merge(tmp_path / "m", tmp_path / "sub", confidence_runs / "r1"), "a suboptimality one")
+    assert not (tmp_path / "m").exists()
+
+
+def test_confidence_overlaps_and_a_different_classical_row_are_refused(confidence_runs, tmp_path):
+    runs = confidence_runs
+    assert refused(merge(tmp_path / "a", runs / "r1", runs / "r2", runs / "whole"), "run 1 is in both")
+    shutil.copytree(runs / "r2", tmp_path / "r2")
+    record = json.loads((tmp_path / "r2" / "results.json").read_text())
+    record["tests"][0]["records"][0]["generated"] += 1                   # the classical row, run None
+    (tmp_path / "r2" / "results.json").write_text(json.dumps(record))
+    assert refused(merge(tmp_path / "b", runs / "r1", tmp_path / "r2"), "disagree on the GBFS classical row")
+    assert not any((tmp_path / name).exists() for name in "ab")

@@ -238,6 +238,17 @@ def search_unit(spec: dict, out: Path, verbose: bool) -> dict:
                        + ("" if s["generated"] is None else f", {s['generated']:,.0f} nodes on average")}
 
 
+def results_record(cfg, quick: bool, seed: int, runs: list, about: dict, teachers: list, trained: list,
+                   searched: list) -> dict:
+    """results.json's record: both tables (`la.experiments.confidence_table`) from the units' results, in the
+    order of their runs, and the results themselves; `about` is the provenance (a run's, or a merge's)."""
+    return {"experiment": "confidence", "domain": cfg.domain, "quick": quick, "seed": seed,
+            "config": asdict(cfg), "runs": runs, **about, "teacher": teachers,
+            "ood": tables.ood_table(cfg, trained), "coverage": tables.coverage_table(cfg, searched),
+            "training": [{k: v for k, v in t.items() if k != "summary"} for t in trained],
+            "tests": [{k: v for k, v in s.items() if k != "summary"} for s in searched]}
+
+
 def default_out(domain: str, quick: bool) -> Path:
     return ROOT / "results" / f"confidence-{domain}{'-quick' if quick else ''}"
 
@@ -285,11 +296,7 @@ def main(argv=None) -> int:
     specs += [{**base, "name": f"run{r}/search/{row.key}", "run": r, "row": asdict(row)}
               for r in runs for row in cfg.rows()[1:]]
     searched = run_units(search_unit, specs, out, args.jobs, progress)
-    record = {"experiment": "confidence", "domain": cfg.domain, "quick": args.quick, "seed": args.seed,
-              "config": asdict(cfg), "runs": runs, **provenance(out), "teacher": teachers,
-              "ood": tables.ood_table(cfg, trained), "coverage": tables.coverage_table(cfg, searched),
-              "training": [{k: v for k, v in t.items() if k != "summary"} for t in trained],
-              "tests": [{k: v for k, v in s.items() if k != "summary"} for s in searched]}
+    record = results_record(cfg, args.quick, args.seed, runs, provenance(out), teachers, trained, searched)
     tables.write_results(out, record)
     from la import plots_confidence
     figures = plots_confidence.draw(record, out)

@@ -2,13 +2,14 @@
 
     python -m la.experiments.merge OUT DIR...     # e.g. the folders of `--runs 10 --run K`, K = 1..10
 
-Each DIR is a finished run of `la.experiments.suboptimality` or `la.experiments.efficiency` (its results.json
-written). They merge when their settings agree: the seed and the whole configuration except the number of runs,
-compared by a hash of them (`settings_hash`), so folders made on different commits of the same algorithm merge;
-the command, commit and run selection (--run K) are provenance, not settings. Every run 1..M must be in exactly
-one folder. An overlap, a gap or a mismatch is one line and exit status 2, with nothing written. OUT receives
-results.json and results.csv, made by the experiment's own table functions as if the M runs had been one
-experiment, and its figure(s); the record lists the command and commit of every folder.
+Each DIR is a finished run of `la.experiments.suboptimality`, `la.experiments.efficiency` or
+`la.experiments.confidence` (its results.json written), all of the same experiment. They merge when their
+settings agree: the seed and the whole configuration except the number of runs, compared by a hash of them
+(`settings_hash`), so folders made on different commits of the same algorithm merge; the command, commit and run
+selection (--run K) are provenance, not settings. Every run 1..M must be in exactly one folder. An overlap, a
+gap or a mismatch is one line and exit status 2, with nothing written. OUT receives results.json and results.csv,
+made by the experiment's own table functions as if the M runs had been one experiment, and its figure(s); the
+record lists the command and commit of every folder.
 """
 import hashlib
 import json
@@ -20,7 +21,8 @@ from pathlib import Path
 from la.cli import Parser, existing_folder, out_folder, run
 from la.experiments.folder import read_experiment
 
-EXPERIMENTS = ("suboptimality", "efficiency")
+EXPERIMENTS = ("suboptimality", "efficiency", "confidence")
+RUNLESS = {"suboptimality": "the baseline row", "confidence": "the GBFS classical row"}   # computed by every folder
 
 
 def settings_hash(settings: dict) -> str:
@@ -64,9 +66,12 @@ def read_folder(folder: Path) -> dict:
 
 def check(folders: list) -> list:
     """Refuse mismatched settings, overlapping runs and gaps (ValueError, one line); the runs, in order."""
-    first = folders[0]
+    first, kind = folders[0], folders[0]["record"]["experiment"]
     for f in folders[1:]:
-        if f["record"]["experiment"] != first["record"]["experiment"] or f["hash"] != first["hash"]:
+        if f["record"]["experiment"] != kind:
+            raise ValueError(f"{f['folder']} holds a {f['record']['experiment']} experiment and {first['folder']} "
+                             f"a {kind} one: they cannot be merged")
+        if f["hash"] != first["hash"]:
             config, other = first["about"]["settings"]["config"], f["about"]["settings"]["config"]
             differ = sorted(k for k in set(config) | set(other) if k != "runs" and config.get(k) != other.get(k))
             raise ValueError(f"{f['folder']} and {first['folder']} were made with different settings (hash "
@@ -75,8 +80,8 @@ def check(folders: list) -> list:
     untimed = lambda f: [[{k: v for k, v in r.items() if k != "seconds"} for r in t["records"]]   # noqa: E731
                          for t in f["record"].get("tests", []) if t.get("run") is None]
     for f in folders[1:]:
-        if first["record"]["experiment"] == "suboptimality" and untimed(f) != untimed(first):
-            raise ValueError(f"{f['folder']} and {first['folder']} disagree on the baseline row, which does not "
+        if kind in RUNLESS and untimed(f) != untimed(first):
+            raise ValueError(f"{f['folder']} and {first['folder']} disagree on {RUNLESS[kind]}, which does not "
                              f"depend on the run: they cannot be merged")
     where = {}
     for f in folders:
@@ -142,6 +147,33 @@ def merge_suboptimality(out: Path, folders: list, runs: list, about: dict) -> st
     return format_table(record["table"], table3.BOOT.get(cfg.domain))
 
 
+def of_runs(folders: list, key: str) -> list:
+    """The folders' units under `key` that belong to a run, each folder's in its own order, stably sorted by run:
+    their order in one folder of `--runs N`."""
+    return sorted((u for f in folders for u in f["record"][key] if u.get("run") is not None), key=lambda u: u["run"])
+
+
+def merge_confidence(out: Path, folders: list, runs: list, about: dict) -> str:
+    from la import plots_confidence
+    from la.experiments import confidence, confidence_table as tables
+    from la.experiments.confidence_config import ConfidenceConfig
+    first = folders[0]["record"]
+    cfg = replace(rebuild(ConfidenceConfig, first["config"]), runs=len(runs))
+    # The GBFS classical row (unit "classical", run None) belongs to no run: every folder computes it, `check`
+    # found the copies equal but for their times, and the first folder's copy is kept, ahead of the runs' rows as
+    # in one folder.
+    classical = [t for t in first["tests"] if t.get("run") is None]
+    teachers, trained, searched = (of_runs(folders, key) for key in ("teacher", "training", "tests"))
+    record = confidence.results_record(cfg, first["quick"], first["seed"], runs, about, teachers, trained,
+                                       classical + searched)
+    tables.write_results(out, record)
+    plots_confidence.draw(record, out)
+    return tables.format_tables(record)
+
+
+MERGES = {"suboptimality": merge_suboptimality, "efficiency": merge_efficiency, "confidence": merge_confidence}
+
+
 def main(argv=None) -> int:
     parser = Parser(prog="python -m la.experiments.merge", description=__doc__.split("\n")[0])
     parser.add_argument("out", type=out_folder, metavar="OUT", help="the merged results folder (new or empty)")
@@ -156,8 +188,7 @@ def main(argv=None) -> int:
     command = ["python", "-m", "la.experiments.merge", *(argv if argv is not None else sys.argv[1:])]
     about = provenance(folders, [str(c) for c in command])
     args.out.mkdir(parents=True, exist_ok=True)
-    merge = merge_efficiency if folders[0]["record"]["experiment"] == "efficiency" else merge_suboptimality
-    print(merge(args.out, folders, runs, about))
+    print(MERGES[folders[0]["record"]["experiment"]](args.out, folders, runs, about))
     print(f"merged runs 1..{len(runs)} of {len(folders)} folders: {args.out / 'results.json'}, "
           f"{args.out / 'results.csv'}")
     return 0
