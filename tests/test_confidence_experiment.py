@@ -100,3 +100,13 @@ def test_bad_arguments_are_refused_in_one_line_with_exit_2(argv, message, tmp_pa
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert message in done.stderr and done.stdout == "" and not (tmp_path / "out").exists()
+
+
+def test_the_coverage_table_prints_a_spread_only_over_several_runs():
+    from la.experiments.confidence_table import format_tables
+    record = json.loads((ROOT / "figures" / "confidence_24-pancake.json").read_text())     # one run
+    coverage = format_tables(record).split("Coverage table")[1]
+    assert "±" not in coverage and "100.0%" in coverage
+    record["coverage"][1].update(runs=2, coverage=0.5, coverage_sd=0.1)
+    lines = format_tables(record).split("Coverage table")[1].splitlines()
+    assert [line for line in lines if "±" in line] == [line for line in lines if "50.0% ± 10.0%" in line] != []
