@@ -98,11 +98,9 @@ def test_plots_command_redraws_every_figure(tmp_path):
     # Records committed in figures/ are drawn by default too: each figures/table3_*.json and confidence_*.json,
     # and figures/diagnostics.json.
     drawn = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(("table3_", "confidence_")))
-    expected = ["calibration.png", "efficiency.json", "figure1_generate_task.png", "learning_curves.png",
-                "suboptimality.json", "table1_suboptimality.png", "table2_efficiency.png"]
-    if (ROOT / "figures" / "diagnostics.json").exists():
-        expected += ["calibration_decomposition.png", "diagnostics.json", "sigma_e_by_distance.png"]
-    assert drawn == sorted(expected)
+    assert drawn == ["calibration.png", "calibration_decomposition.png", "diagnostics.json", "efficiency.json",
+                     "figure1_generate_task.png", "learning_curves.png", "sigma_e_by_distance.png",
+                     "suboptimality.json", "table1_suboptimality.png", "table2_efficiency.png"]
 
 
 def test_a_15_puzzle_record_from_before_domains_is_drawn_as_before(tmp_path, monkeypatch):

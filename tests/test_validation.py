@@ -182,6 +182,8 @@ def test_a_results_file_of_the_right_shape_is_read(tmp_path):
 def test_the_committed_results_have_the_shape_the_figures_read():
     plots.read_record(FIGURES / "efficiency.json", "efficiency")
     plots.read_record(FIGURES / "suboptimality.json", "suboptimality")
+    table3 = plots.read_table3(sorted(FIGURES.glob("table3_*.json")))
+    assert "24-pancake" in table3
 
 
 # --- domain sizes -------------------------------------------------------------------------------------------

@@ -25,8 +25,9 @@ minutes on 2 cores; --paper for the paper's protocol). Here, to fit in two minut
 quarter of the training budget (275,000 nodes per task), and ONE test set with a budget of 5.5 M nodes (5 s of
 the authors' C#) instead of 66 M, at most 1.1 M per task. One run cannot settle which method is better: in the
 committed full-scale results (5 runs × 3 test sets, figures/efficiency.json, printed at the end) GTP's Solved
-Test varies from run to run by more than its lead over the best LengthInc. So this tutorial shows how the experiment works and what each column
-measures, and then says, from its own numbers, whether the difference showed at this scale.
+Test varies from run to run by more than its lead over the best LengthInc. So this tutorial shows how the
+experiment works and what each column measures, and then says, from its own numbers, whether the difference
+showed at this scale.
 
 Run from the repository root:  python tutorials/11_reproduce_table2.py   (about a minute; longer on a busy machine)
 """

@@ -84,8 +84,9 @@ def format_tables(record: dict) -> str:
                   f"nodes each; h^NN from {cfg['search_network']}; cost and nodes over solved tasks",
               f"{'row':>16} | {'coverage':>14} {'mean cost':>10} {'mean nodes':>12}"]
     for r in record["coverage"]:
-        coverage = ("—" if r["coverage"] is None else f"{r['coverage']:.1%}"            # one run: no spread
-                    + (f" ± {r['coverage_sd']:.1%}" if r["coverage"] is not None and r["runs"] > 1 else ""))
+        coverage = "—" if r["coverage"] is None else f"{r['coverage']:.1%}"
+        if r["coverage"] is not None and r["runs"] > 1:                  # one run has no spread
+            coverage += f" ± {r['coverage_sd']:.1%}"
         lines.append(f"{r['row']:>16} | {coverage:>14} {_cell(r['cost'], ',.1f', 10)} "
                      f"{_cell(r['generated'], ',.0f', 12)}")
     return "\n".join(lines)

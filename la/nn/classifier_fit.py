@@ -55,7 +55,6 @@ def evaluate(net: Classifier, x, cost) -> tuple[float, float]:
     return loss, float(np.mean(z.argmax(axis=1) == cost))
 
 
-
 class BestEpoch:
     """Early stopping that keeps the best epoch's parameters and puts them back (Keras' restore_best_weights)."""
 
@@ -76,6 +75,7 @@ class BestEpoch:
         for name, p in self.params.items():
             net.params[name][...] = p
         history.best_epoch = self.best
+
 
 def train(net: Classifier, opt, x_train, c_train, x_val, c_val, cfg: ClassifierConfig, rng: np.random.Generator,
           sampler=None, Y: float = 0.0) -> History:
