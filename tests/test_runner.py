@@ -255,11 +255,12 @@ def _random(path):
     ("unit.json", lambda p: p.write_text("not JSON")),
     ("unit.json", lambda p: p.write_text("{}")),
     ("unit.json", lambda p: p.write_text("[1, 2]")),
+    ("tasks.json", lambda p: p.write_text('{"id": 1}')),
     ("checkpoint.npz", _truncate),
     ("checkpoint.npz", _random),
     ("network.npz", _random),
 ], ids=["experiment-not-json", "experiment-a-list", "unit-not-json", "unit-empty", "unit-a-list",
-        "checkpoint-truncated", "checkpoint-random", "network-random"])
+        "tasks-not-a-list", "checkpoint-truncated", "checkpoint-random", "network-random"])
 def test_resume_refuses_a_damaged_folder_in_one_line_and_touches_nothing(which, damage, interrupted, tmp_path,
                                                                          capsys):
     out = tmp_path / "copy"

@@ -209,6 +209,38 @@ def test_a_toy_blocksworld_table_calibrates_on_uniform_states_too(pdb_folder, to
     assert [r["runs"] for r in rows] == [1, 2, 2, 2]           # the baseline does not depend on the run
 
 
+def test_an_interrupted_test_row_continues_after_its_last_finished_task(pdb_folder, toy_sets, tmp_path,
+                                                                         monkeypatch):
+    cfg = toy_config("8-pancake", "gap", pdb_folder)
+    spec = {"seed": 0, "config": cfg, "pdb_dir": str(pdb_folder), "name": "gap", "row": "Gap"}
+    whole = suboptimality.test_unit(spec, tmp_path / "whole", False)
+    searched, ida_star = [], suboptimality.ida_star
+
+    def stopped_at_the_third(domain, h, state, **options):
+        searched.append(state)
+        if len(searched) == 3:
+            raise KeyboardInterrupt
+        return ida_star(domain, h, state, **options)
+
+    monkeypatch.setattr(suboptimality, "ida_star", stopped_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        suboptimality.test_unit(spec, tmp_path / "cut", False)
+    kept = json.loads((tmp_path / "cut" / "gap" / "tasks.json").read_text())
+    assert [r["id"] for r in kept] == [1, 2]
+    searched.clear()
+    resumed = suboptimality.test_unit(spec, tmp_path / "cut", False)
+    assert len(searched) == 2                                  # only tasks 3 and 4 were searched again
+    drop = lambda records: [{k: v for k, v in r.items() if k != "seconds"} for r in records]    # noqa: E731
+    assert drop(resumed["records"]) == drop(whole["records"])
+    assert "continuing after the 2 tasks" in (tmp_path / "cut" / "gap" / "progress.log").read_text()
+    (tmp_path / "cut" / "gap" / "tasks.json").write_text('[{"id": 9}]')
+    with pytest.raises(ValueError, match="tasks this row does not test"):
+        suboptimality.test_unit(spec, tmp_path / "cut", False)
+    (tmp_path / "cut" / "gap" / "tasks.json").write_text('{"id": 1}')
+    with pytest.raises(ValueError, match=r"tasks\.json is damaged"):
+        suboptimality.test_unit(spec, tmp_path / "cut", False)
+
+
 def test_a_process_loads_an_encodings_pdbs_once(pdb_folder, tmp_path, monkeypatch):
     folder = tmp_path / "pdb"
     shutil.copytree(pdb_folder, folder)                        # a folder no earlier test made encodings from

@@ -159,7 +159,9 @@ def parse_args(argv):
 
 def main(argv=None) -> int:
     args, runs = parse_args(argv)
-    domain, record = SlidingTile(4), {"experiment": "diagnostics", "seed": args.seed, "distances": list(DISTANCES), "walks": WALKS, "runs": {}}
+    domain = SlidingTile(4)
+    record = {"experiment": "diagnostics", "seed": args.seed, "distances": list(DISTANCES), "walks": WALKS,
+              "runs": {}}
     for folder in runs:
         print(f"{folder.parent.name}: diagnostics", flush=True)
         rng = np.random.default_rng([args.seed, int(folder.parent.name[3:])])
@@ -169,9 +171,11 @@ def main(argv=None) -> int:
     for name, r in record["runs"].items():
         k, b = r["calibration_korf"], r["buffer"]
         cover = r["wunn_coverage_korf"]
-        print(f"{name}: Korf states: μ − h* {k['bias']:+.2f} (sd {k['error_sd']:.2f}), mean σ_a {k['mean_sigma_a']:.2f}; "
+        print(f"{name}: Korf states: μ − h* {k['bias']:+.2f} (sd {k['error_sd']:.2f}), "
+              f"mean σ_a {k['mean_sigma_a']:.2f}; "
               + ("" if cover is None else f"σ_e covers the WUNN's error on {100 * cover['covered']:.0f} %; ")
-              + f"buffer sample: {b['solved']}/{b['sampled']} solved, label − h* {b['label_minus_h_star']['mean']:+.2f}")
+              + f"buffer sample: {b['solved']}/{b['sampled']} solved, "
+              f"label − h* {b['label_minus_h_star']['mean']:+.2f}")
     print(f"results: {args.run / 'diagnostics.json'}; figures: sigma_e_by_distance.png, "
           f"calibration_decomposition.png there")
     return 0

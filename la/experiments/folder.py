@@ -22,7 +22,8 @@ from la.lock import hold, release
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = "experiment.json"
-UNIT_MARKERS = ("unit.json", "checkpoint.npz", "progress.log")    # what only a unit's own folder holds
+TASKS = "tasks.json"        # the records of the tasks an unfinished test unit has done, so it continues after them
+UNIT_MARKERS = ("unit.json", "checkpoint.npz", "progress.log", TASKS)    # what only a unit's own folder holds
 
 
 def commit() -> str | None:
@@ -83,9 +84,10 @@ def read_experiment(out: Path) -> dict:
 def check_folder(out: Path) -> None:
     """ValueError naming the first damaged file under `out` and what to do; the files are only read.
 
-    Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`), every other JSON
-    file and every .npz below the top level (checkpoints with `la.checkpoint.check_checkpoint`). The top level's
-    results files and figures are not read by a run, which writes them anew at its end.
+    Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`) and `tasks.json` (see
+    `read_tasks`), every other JSON file and every .npz below the top level (checkpoints with
+    `la.checkpoint.check_checkpoint`). The top level's results files and figures are not read by a run, which
+    writes them anew at its end.
     """
     out = Path(out)
     read_experiment(out)
@@ -109,6 +111,17 @@ def read_result(path: Path) -> dict:
     if not is_result(result):
         raise ValueError(f"{path} is damaged (not a unit's result: a JSON object with a 'summary')")
     return result
+
+
+def read_tasks(path: Path) -> list:
+    """An unfinished unit's `tasks.json`: ValueError unless it is a JSON list of task records, each with an 'id'."""
+    try:
+        records = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
+    if not (isinstance(records, list) and all(isinstance(r, dict) and isinstance(r.get("id"), int) for r in records)):
+        raise ValueError(f"{path} is damaged (not a list of task records, each with an integer 'id')")
+    return records
 
 
 def is_result(result) -> bool:
@@ -135,6 +148,8 @@ def resume_command(out: Path) -> str:
 def _check_file(path: Path) -> None:
     if path.name == "unit.json":
         read_result(path)
+    elif path.name == TASKS:
+        read_tasks(path)
     elif path.suffix == ".json":
         try:
             json.loads(path.read_text())

@@ -3,8 +3,9 @@
 An experiment is a list of independent *units* (e.g. "train GTP for run 3, then test it"). Each unit gets its
 own random stream from (seed, its name), so results do not depend on which process runs it or in which order,
 and writes `<out>/<unit>/unit.json` when it is done; `--resume` skips finished units and lets an interrupted one
-continue from its training checkpoint. Units run in parallel processes with `--jobs N` (stdlib only; see
-`la.experiments.processes`), and the folder belongs to one run at a time (`la.experiments.folder`).
+continue from its training checkpoint, or a test unit after the last task it finished (`<out>/<unit>/tasks.json`).
+Units run in parallel processes with `--jobs N` (stdlib only; see `la.experiments.processes`), and the folder
+belongs to one run at a time (`la.experiments.folder`).
 
 A run stops early, and says how far it got and how to continue with `--resume`, when a unit fails (exit
 status 1; the unit's traceback goes to the end of its progress.log), on Ctrl-C (130) or on SIGTERM (143). The

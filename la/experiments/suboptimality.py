@@ -38,7 +38,7 @@ from la.cli import COUNT_MAX, Parser, count, existing_folder, out_folder, run
 from la.config import LearnConfig
 from la.domains import make_domain
 from la.experiments import figure_data, table3
-from la.experiments.folder import ROOT, prepare, provenance
+from la.experiments.folder import ROOT, TASKS, prepare, provenance, read_tasks
 from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
                                                 learning_curves, reductions, summarize, table,
@@ -184,12 +184,20 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
         network, encoding = trained_network(spec, "mean" if row == "N/A" else "alpha")
         h = LikelyAdmissible(network, encoding, None if row == "N/A" else float(row))
         limit, chosen = cfg.test_node_limit, cfg.instances
-    records, progress = [], unit_progress(out / spec["name"], spec["name"], verbose)
+    folder = out / spec["name"]
+    progress = unit_progress(folder, spec["name"], verbose)
+    records = read_tasks(folder / TASKS) if (folder / TASKS).exists() else []   # those done before an interruption
+    if any(r["id"] not in chosen for r in records):
+        raise ValueError(f"{folder / TASKS} holds tasks this row does not test; delete it to redo the row")
+    if records:
+        progress(f"continuing after the {len(records)} tasks done before (kept in {TASKS})")
+    done = {r["id"] for r in records}
     label = TASK_LABELS.get(cfg.domain, f"{cfg.domain} task #")
-    for instance in [i for i in table3.TEST_SETS[cfg.domain]() if i.id in chosen]:
+    for instance in [i for i in table3.TEST_SETS[cfg.domain]() if i.id in chosen and i.id not in done]:
         result = ida_star(domain, h, instance.state, node_limit=limit, order=cfg.order)
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
                         "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
+        write_json(folder / TASKS, records)
         found = f"cost {result.cost} (optimal {instance.optimal})" if result.solved else "not solved"
         progress(f"{label}{instance.id} {found}, {result.generated:,} nodes, {result.seconds:.1f} s")
     s = summarize(records)
@@ -303,7 +311,8 @@ def main(argv=None) -> int:
     cfg = config_for(args.domain, scale)
     cfg = replace(cfg, runs=args.runs or cfg.runs, order=args.order)
     if args.networks is None:            # saved networks keep the order they were trained with
-        cfg = replace(cfg, learn=replace(cfg.learn, order=args.order), learn_mean=replace(cfg.learn_mean, order=args.order))
+        cfg = replace(cfg, learn=replace(cfg.learn, order=args.order),
+                      learn_mean=replace(cfg.learn_mean, order=args.order))
     runs = selected_runs(cfg.runs, args.run)
     out = args.out or default_out(cfg.domain, scale)
     networks = args.networks or out
