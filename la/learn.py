@@ -29,6 +29,7 @@ from la.features import describe, for_domain
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.network import save_network
 from la.nn.config import build_ffnn, build_wunn
+from la.nn.ffnn import fit_full_batch
 from la.search import ida_star
 from la.tasks import generate_task_prac, random_walk_tasks
 
@@ -124,22 +125,10 @@ class Learner:
 
     def train_ffnn(self, X: np.ndarray, y: np.ndarray) -> int:
         """Warm-started full-batch Adam steps on the buffer cycled to 25,000 rows, targets y/10, until every
-        record is predicted within 0.5 (checked from the third step on) or TrainIter steps
-        (`NNBayesHeuristic.Update`)."""
+        record is predicted within 0.5 or TrainIter steps (`NNBayesHeuristic.Update`; `fit_full_batch`)."""
         cfg = self.config
-        rows = np.resize(np.arange(len(y)), cfg.ffnn_batch)           # the oldest records get the extra copies
-        if self.ffnn.dropout > 0:                                       # each copy draws its own dropout mask
-            X_batch, y_batch, weight = X[rows], y[rows] / cfg.target_scale, None
-        else:                                                           # the same gradient, from M rows only
-            X_batch, y_batch = X, y / cfg.target_scale
-            weight = np.bincount(rows, minlength=len(y)) / len(rows)
-        for step in range(1, cfg.train_iter + 1):
-            _, grads = self.ffnn.loss_and_grads(X_batch, y_batch, weight=weight)
-            self.ffnn_adam.step(self.ffnn.params, grads)
-            mu, _ = self.ffnn.predict(X)
-            if step >= 3 and np.abs(cfg.target_scale * mu - y).max() < cfg.train_tolerance:
-                break
-        return step
+        return fit_full_batch(self.ffnn, self.ffnn_adam, X, y, cfg.ffnn_batch, cfg.target_scale, cfg.train_iter,
+                              cfg.train_tolerance)
 
     def train_wunn(self, X: np.ndarray, y: np.ndarray, update_beta: bool) -> tuple:
         """WUNN training in blocks of 50 steps until σ_e < √(κε) on every record; β decays by γ only if all

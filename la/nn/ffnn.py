@@ -145,3 +145,22 @@ class FFNN:
         if y.size != n or y.ndim > 2:
             raise ValueError(f"y has shape {y.shape}, expected ({n},) to match X")
         return y.reshape(n)
+
+
+def fit_full_batch(net: FFNN, adam, X, y, rows: int, scale: float, max_steps: int, tolerance: float) -> int:
+    """LearnHeuristicPrac's FFNN training (the authors' `NNBayesHeuristic.Update`): warm-started full-batch Adam
+    steps on the M records cycled to `rows` rows, targets y/`scale`, until every record is predicted within
+    `tolerance` of its label (checked from the third step on) or `max_steps` steps; returns the steps taken."""
+    order = np.resize(np.arange(len(y)), rows)                  # the oldest records get the extra copies
+    if net.dropout > 0:                                         # each copy draws its own dropout mask
+        X_batch, y_batch, weight = X[order], y[order] / scale, None
+    else:                                                       # the same gradient, from M rows only
+        X_batch, y_batch = X, y / scale
+        weight = np.bincount(order, minlength=len(y)) / len(order)
+    for step in range(1, max_steps + 1):
+        _, grads = net.loss_and_grads(X_batch, y_batch, weight=weight)
+        adam.step(net.params, grads)
+        mu, _ = net.predict(X)
+        if step >= 3 and np.abs(scale * mu - y).max() < tolerance:
+            break
+    return step
