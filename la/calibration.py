@@ -13,7 +13,21 @@ Where the optimal plans come from (`optimal_plans`; goal states are left out):
     blocksworld            the exact single-tower plans of `la.domains.blocksworld_cost`; besides, states drawn
                            uniformly (Slaney & Thiébaux 2001), whose h* that module's rule gives directly
     other sliding tiles    IDA* with Manhattan distance
+
+Where y^α is not calibrated, states with known h* can calibrate it by split conformal prediction (Vovk et al.
+2005; Angelopoulos & Bates 2021, "A gentle introduction to conformal prediction"). On n calibration states the
+standardised residuals r_i = (h*_i − SCALE·μ_i)/(SCALE·σ_a,i) are ranked, and q_α is the k-th smallest with
+k = ⌊(n + 1)(1 − α)⌋ (with k < 1, i.e. n < α/(1 − α), there is no finite q_α). Then P(SCALE·(μ + σ_a·q_α) <= h*)
+>= α for a new state *exchangeable* with the calibration states (drawn the same way, e.g. a random split of one
+set), however wrong μ and σ_a are; as h* is an integer and h_ad <= h*, also P(h <= h*) >= α for the integer
+h = max(round(SCALE·(μ + σ_a·q_α)), h_ad) that IDA* uses (`LikelyAdmissible(..., quantile=q_α)`). The
+guarantee is marginal over states drawn like the calibration states, not for each state, and it can fail where
+the searched states do not look like them: IDA* scores every node it generates, most of them off any optimal
+plan, and those are not drawn like the states along optimal plans.
 """
+import math
+from fractions import Fraction
+
 import numpy as np
 
 from la import data
@@ -21,6 +35,7 @@ from la.domains import Blocksworld, Pancake, SlidingTile
 from la.domains.blocksworld_cost import optimal_cost, optimal_plan
 from la.domains.blocksworld_uniform import uniform_states
 from la.heuristics import Gap, Manhattan
+from la.heuristics.likely_admissible import SCALE, LikelyAdmissible
 from la.search import ida_star
 
 ALPHAS = (0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
@@ -91,3 +106,45 @@ def calibration(heuristic_for, states, h_star, alphas=ALPHAS) -> list:
                      "h_admissible": admissible_fraction(h(states), h_star),
                      "mean_h_over_h_star": float(np.mean(h(states) / h_star))})
     return rows
+
+
+def conformal_quantile(residuals, alpha: float) -> float:
+    """q_α: the k-th smallest of n residuals, k = ⌊(n + 1)(1 − α)⌋ (split conformal prediction, see above)."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
+    r = np.asarray(residuals, dtype=np.float64)
+    if r.ndim != 1:
+        raise ValueError(f"expected a 1-D array of residuals, got shape {r.shape}")
+    if not np.isfinite(r).all():
+        raise ValueError(f"residuals must be finite, got {int(np.sum(~np.isfinite(r)))} that are not")
+    n, a = len(r), Fraction(repr(float(alpha)))
+    # 1 − α as the decimal α was written as: in floats (9 + 1)·(1 − 0.9) is 0.999…, and k would be 0, not 1
+    k = math.floor((n + 1) * (1 - a))
+    if k < 1:
+        raise ValueError(f"a calibration set of n={n} states is too small for alpha={alpha}: "
+                         f"it needs n >= {math.ceil(a / (1 - a))}")
+    return float(np.partition(r, k - 1)[k - 1])
+
+
+def standardised_residuals(mu, sigma_a, h_star, scale: float = SCALE) -> np.ndarray:
+    """r = (h* − SCALE·μ)/(SCALE·σ_a): how many predicted spreads h* lies above the predicted mean."""
+    return (np.asarray(h_star, dtype=np.float64) - scale * np.asarray(mu)) / (scale * np.asarray(sigma_a))
+
+
+def residuals(heuristic, states, h_star) -> np.ndarray:
+    """The standardised residuals (n,) of a LikelyAdmissible heuristic's two-output network on states with h*."""
+    h_star = np.asarray(h_star)
+    if h_star.shape != (len(states),):
+        raise ValueError(f"expected one h* per state, {len(states)} of them, got an array of shape {h_star.shape}")
+    if heuristic.net.n_out != 2:
+        raise ValueError(f"conformal calibration needs the two-output network (μ and σ_a), got "
+                         f"{heuristic.net.n_out} output")
+    mu, sigma_a = heuristic.net.predict_from_hidden(heuristic.hidden(states))     # (n,), (n,) in units of y/10
+    return standardised_residuals(mu, sigma_a, h_star, heuristic.scale)
+
+
+def conformal_heuristic(ffnn, encoding, states, h_star, alpha: float) -> LikelyAdmissible:
+    """h = max(round(SCALE·(μ + σ_a·q_α)), h_ad), q_α calibrated on `states` and their h* (see above)."""
+    uncalibrated = LikelyAdmissible(ffnn, encoding, alpha)          # checks α, the two outputs and the encoding
+    q = conformal_quantile(residuals(uncalibrated, states, h_star), alpha)
+    return LikelyAdmissible(ffnn, uncalibrated.encoding, alpha, quantile=q)

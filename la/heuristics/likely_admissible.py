@@ -17,6 +17,9 @@ training labels, it has seen such states and σ_t = σ_a; above it, σ_a is not 
 cost unit. Before anything is trained y^q = −∞, so every state takes the second branch. A mean-only network
 plans with max(round(μ), h_ad). The floor applies in every case.
 
+Not in the paper: `quantile=q` replaces Φ⁻¹(α) by −q, so y = μ + σ_a·q, where q is a split conformal quantile
+of the standardised residuals on states with known h* (`la.calibration`), which makes P(y <= h*) >= α hold.
+
 Inside IDA* the network costs about as much as the search itself, so the heuristic is incremental (see
 `la.heuristics.base`), through the encoding's `start` and `step`:
 
@@ -57,27 +60,45 @@ class LikelyAdmissible:
     feature domains that loads PDBs, so keep one encoding and pass it). alpha=None plans with the mean (the
     single-output "N/A" network). With an alpha, y_q=None is the test-time heuristic (σ_t = σ_a); a number (or
     -inf before the first training) switches on the training-time quantile rule, y_q in cost units.
+    `quantile=q` (test time only) plans with μ + σ_a·q, a conformal bound for coverage α (`la.calibration`).
     """
 
     def __init__(self, ffnn, encoding, alpha: float | None = None, y_q: float | None = None,
-                 sigma_else: float = 1.0, scale: float = SCALE):
+                 sigma_else: float = 1.0, scale: float = SCALE, *, quantile: float | None = None):
         if alpha is not None and not 0 < alpha < 1:
             raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
         if alpha is not None and ffnn.n_out != 2:
             raise ValueError("a likely-admissible heuristic needs the two-output network (μ and σ_a)")
+        if quantile is not None and alpha is None:
+            raise ValueError(f"a conformal quantile q={quantile} needs the α it was calibrated for, got alpha=None")
+        if quantile is not None and y_q is not None:
+            raise ValueError(f"a conformal quantile is for the test-time heuristic (y_q=None), got y_q={y_q}")
+        if quantile is not None and not np.isfinite(quantile):
+            raise ValueError(f"a conformal quantile must be a finite number, got {quantile}")
         if not hasattr(encoding, "start"):
             encoding = for_domain(encoding)
         if ffnn.n_in != encoding.size:
             raise ValueError(f"the network has {ffnn.n_in} inputs, but {encoding!r} gives {encoding.size}")
         self.net = ffnn.astype(np.float64)                 # a frozen float64 copy: training goes on elsewhere
         self.encoding, self.domain = encoding, encoding.domain
-        self.alpha, self.y_q = alpha, y_q
+        self.alpha, self.y_q, self.quantile = alpha, y_q, None if quantile is None else float(quantile)
         self.sigma_else, self.scale = sigma_else, scale
         self.z_alpha = None if alpha is None else float(norm.ppf(alpha))
+        if quantile is not None:                           # v = μ − σ_a·(−q) = μ + σ_a·q below, in `values`
+            self.z_alpha = -self.quantile
         self.one_hot = isinstance(encoding, TwoDim)
         if self.one_hot:
             self._tables()
         self.reads = tuple(encoding.step_reads)          # what a node keeps besides the encoding's carry
+
+    def __repr__(self):
+        if self.alpha is None:
+            rule = "mean: μ"
+        elif self.quantile is not None:
+            rule = f"α={self.alpha}, conformal: μ + σ_a·q, q={self.quantile:.6g}"
+        else:
+            rule = f"α={self.alpha}: μ − σ_t·Φ⁻¹(α)" + ("" if self.y_q is None else f", y_q={self.y_q}")
+        return f"LikelyAdmissible({rule}, {self.encoding!r})"
 
     def _tables(self):
         """T[v, p]: v at position p's share of z1; D[v·M + m]: the change of z1 when move m slides tile v."""
