@@ -12,6 +12,7 @@ Which module implements which part of the paper:
     la.nn           the networks of §2 by hand: the two-output FFNN (Eq. 1), the WUNN (Eqs. 2–3), Adam;
                     Heller et al.'s classification network and its out-of-distribution training
     la.teacher      training data as Heller et al.'s teacher makes it: greedy plans from random-walk seeds
+    la.optimal_labels  states labelled with their exact h* from optimal plans, and a network trained on them
     la.data         benchmark instances with known optimal costs
     la.solve        `python -m la.solve`: solve one task
     la.bench        `python -m la.bench`: the speed benchmarks
