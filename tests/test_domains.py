@@ -159,3 +159,25 @@ def test_solvability_matches_reachability_on_the_8_puzzle():
     rng = np.random.default_rng(6)
     for perm in [rng.permutation(9) for _ in range(200)]:
         assert valid(domain, perm) == (int(reachable.key(perm[None])[0]) in keys)
+
+
+@pytest.mark.parametrize("domain, count", [(SlidingTile(2), 12), (SlidingTile(3), 181_440), (Pancake(3), 6),
+                                           (Blocksworld(3), 13)])
+def test_uniform_states_are_reachable_and_equally_likely(domain, count):
+    from la.domains.uniform import uniform_states
+    from la.search.bfs import ExactDistances
+    states = uniform_states(domain, 24_000, np.random.default_rng(1))
+    assert states.shape == (24_000, domain.size) and states.dtype == np.uint8
+    exact = ExactDistances(domain)
+    assert len(exact.distance) == count
+    exact(states)                                                 # raises if a state cannot reach the goal
+    if count <= 100:                                              # and each state about 24,000 / count times
+        _, seen = np.unique(states, axis=0, return_counts=True)
+        expected = 24_000 / count
+        assert len(seen) == count and np.abs(seen - expected).max() < 5 * np.sqrt(expected)
+
+
+def test_uniform_states_refuse_a_negative_count():
+    from la.domains.uniform import uniform_states
+    with pytest.raises(ValueError, match="number of states"):
+        uniform_states(Pancake(4), -1, np.random.default_rng(0))
