@@ -13,6 +13,7 @@ Which module implements which part of the paper:
                     Heller et al.'s classification network and its out-of-distribution training
     la.teacher      training data as Heller et al.'s teacher makes it: greedy plans from random-walk seeds
     la.optimal_labels  states labelled with their exact h* from optimal plans, and a network trained on them
+    la.boot         Boot, the bootstrap learner of Jabbari Arfaee, Zilles & Holte (2011): the paper's Table 3 rival
     la.data         benchmark instances with known optimal costs
     la.solve        `python -m la.solve`: solve one task
     la.bench        `python -m la.bench`: the speed benchmarks
