@@ -90,7 +90,13 @@ def table1_suboptimality(results: dict, path) -> None:
     panels and beside each point or line that has any: a row with few solved tasks can look better than it is."""
     rows = {r["row"]: r for r in results["table"]}
     alphas = [a for a in results["config"]["alphas"]]
-    others = [r["row"] for r in results["table"] if r["row"] not in {str(a) for a in alphas}]   # N/A, baseline
+    others = [r["row"] for r in results["table"]                                 # N/A, baseline, Boot
+              if r["row"] not in {str(a) for a in alphas} and " " not in r["row"]]
+    series = {}                     # the competing learners' rows of an α (la.experiments.baselines): OP, OP4, conf
+    for r in results["table"]:
+        prefix, _, alpha = r["row"].partition(" ")
+        if alpha:
+            series.setdefault(prefix, []).append((float(alpha), r))
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
     for ax, key, label in zip(axes, ("subopt", "optimal", "generated"),
                               ("suboptimality (%)", "solved optimally (%)", "nodes generated per task")):
@@ -106,10 +112,13 @@ def table1_suboptimality(results: dict, path) -> None:
                 ax.annotate(f"α = {a:g}: {k} unsolved", (a, y), xytext=(-12, 22), textcoords="offset points",
                             ha="right", fontsize=7, color="tab:blue", bbox={"fc": "white", "ec": "none", "pad": 1},
                             arrowprops={"arrowstyle": "-", "lw": 0.6, "color": "tab:blue"})
+        for (prefix, points), style in zip(series.items(), ("v-", "^-", "D:")):
+            ax.plot([a for a, _ in points], _or_nan(r[key] for _, r in points), style, ms=4, lw=1,
+                    label=f"{prefix} α (la)")
         for row in others:
             if rows[row][key] is not None:
                 k = _unsolved(rows[row])[0]
-                ax.axhline(rows[row][key], color="tab:red" if row == "N/A" else "tab:green",
+                ax.axhline(rows[row][key], color={"N/A": "tab:red", "Boot": "tab:purple"}.get(row, "tab:green"),
                            ls=":" if row == "N/A" else "-.", lw=1,
                            label=f"{row} (la)" + (f", {k} unsolved" if k else ""))
         ax.set_xlabel("α")
@@ -121,7 +130,7 @@ def table1_suboptimality(results: dict, path) -> None:
                                       "error bars: sd over runs"), fontsize=11)
     counts = []
     for r in results["table"]:
-        name = r["row"] if r["row"] in others else f"α = {r['row']}"
+        name = f"α = {r['row']}" if r["row"] in {str(a) for a in alphas} else r["row"]
         counts.append(f"{name}: %d/%d" % _unsolved(r))
     fig.text(0.5, 0.01, "not solved within the test budget:   " + ",   ".join(counts), ha="center", fontsize=9)
     fig.tight_layout(rect=(0, 0.05, 1, 1))

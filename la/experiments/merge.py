@@ -127,14 +127,16 @@ def merge_suboptimality(out: Path, folders: list, runs: list, about: dict) -> st
     cfg = replace(rebuild(cls, first["config"]), runs=len(runs))
     by_run = sorted(folders, key=lambda f: f["runs"][0])
     baseline = [t for t in first["tests"] if t.get("run") is None]             # the same in every folder
+    extra = [r["row"] for r in first["table"] if r["row"] not in cfg.rows()]   # --baselines' rows
+    order = [*cfg.rows(), *extra]
     tests = baseline + sorted((t for f in by_run for t in f["record"]["tests"] if t.get("run") is not None),
-                              key=lambda t: (t["run"], cfg.rows().index(t["row"])))
+                              key=lambda t: (t["run"], order.index(t["row"])))
     calibrations = [json.loads((f["folder"] / f"run{r}" / "calibration" / "unit.json").read_text())
                     for f in by_run for r in f["runs"]]
     record = {**{k: first[k] for k in ("experiment", "domain", "scale", "seed", "reduced", "calibration_states",
                                        "generate_task", "title", "paper_boot") if k in first},
               "config": asdict(cfg), "runs": runs, **about,
-              "table": table(cfg, tests, sub.paper_values(cfg.domain)),
+              "table": table(cfg, tests, sub.paper_values(cfg.domain), extra),
               "calibration": calibration_table(calibrations),
               "training": [t for f in by_run for t in f["record"]["training"]],
               "learning_curves": {w: [c for f in by_run for c in f["record"]["learning_curves"].get(w, [])]
@@ -142,6 +144,8 @@ def merge_suboptimality(out: Path, folders: list, runs: list, about: dict) -> st
               "tests": tests}
     if cfg.calibration_random:
         record["calibration_random"] = calibration_table(calibrations, "calibration_random")
+    if "baselines" in first:
+        record.update(baselines=first["baselines"], conformal=[c for f in by_run for c in f["record"]["conformal"]])
     write_results(out, record, tests)
     draw(record, out)
     return format_table(record["table"], table3.BOOT.get(cfg.domain))

@@ -34,10 +34,10 @@ from pathlib import Path
 
 from la import data
 from la.calibration import calibration, states_with_h_star, uniform_blocksworld
-from la.cli import COUNT_MAX, Parser, count, existing_folder, out_folder, run
+from la.cli import COUNT_MAX, Parser, count, existing_folder, names, out_folder, run
 from la.config import LearnConfig
 from la.domains import make_domain
-from la.experiments import figure_data, table3
+from la.experiments import baselines, figure_data, table3
 from la.experiments.folder import ROOT, TASKS, prepare, provenance, read_tasks
 from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
@@ -180,9 +180,12 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     if row == cfg.baseline_row:
         h, limit, chosen = baseline_heuristic(cfg, domain, spec.get("pdb_dir")), cfg.baseline_node_limit, \
             cfg.baseline_instances
-    else:
+    elif row == "N/A" or row in map(str, cfg.alphas):
         network, encoding = trained_network(spec, "mean" if row == "N/A" else "alpha")
         h = LikelyAdmissible(network, encoding, None if row == "N/A" else float(row))
+        limit, chosen = cfg.test_node_limit, cfg.instances
+    else:                                                           # Boot, OP α, OP4 α, conf α (--baselines)
+        h = baselines.row_heuristic(spec, row, lambda: trained_network(spec, "alpha"))
         limit, chosen = cfg.test_node_limit, cfg.instances
     folder = out / spec["name"]
     progress = unit_progress(folder, spec["name"], verbose)
@@ -266,6 +269,12 @@ def parse_args(argv):
     parser.add_argument("--networks", type=existing_folder, default=None,
                         help="test the networks saved in this earlier results folder instead of training "
                              "(run<r>/alpha/network.npz and run<r>/mean/network.npz for every run)")
+    parser.add_argument("--baselines", type=names(baselines.NAMES, "baseline"), default=None, metavar="NAMES",
+                        help="also the competing learners' rows, some of " + ", ".join(baselines.NAMES)
+                             + " (la/experiments/baselines.py): Boot; networks trained on optimal plans (OP, OP4); "
+                             "our α network with conformal quantiles (conf)")
+    parser.add_argument("--optimal-records", type=count, default=None, metavar="N",
+                        help="records of the optimal-plan network (default: as many as the α run's final buffer)")
     parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
                         help="where pattern databases are cached, for the domains other than the 15-puzzle "
                              "(default: $LA_PDB_DIR, else ~/.cache/la/pdb); missing ones are built there first")
@@ -319,11 +328,14 @@ def main(argv=None) -> int:
     if args.networks is not None:
         check_networks(args.networks, runs, cfg.domain)
     load_pdbs(cfg, args.networks, args.pdb_dir, runs)    # read, checked, missing ones built: before `out` is touched
+    bcfg = None if args.baselines is None else baselines.baselines_config(cfg.domain, scale, args.baselines,
+                                                                            args.optimal_records)
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
-                  **({} if args.run is None else {"run": args.run})}, args.resume, command)
-    base = {"seed": args.seed, "config": cfg, "networks": str(networks),
-            "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
+                  **({} if args.run is None else {"run": args.run}),
+                  **({} if bcfg is None else {"baselines": asdict(bcfg)})}, args.resume, command)
+    base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg,
+            "baseline_networks": str(out), "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
     name = "suboptimality" if cfg.domain == "15-puzzle" else f"Table 3 on the {cfg.domain}"
     reduced = reductions(cfg, config_for(cfg.domain, "full"))
@@ -334,15 +346,22 @@ def main(argv=None) -> int:
         print(f"{name} ({scale}): training {2 * len(runs)} networks, results in {out}", flush=True)
         trained = run_units(train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
                                          for r in runs for w in NETWORKS], out, args.jobs, progress)
+    extra, conformal = [] if bcfg is None else baselines.rows(bcfg, cfg.alphas), []
+    if bcfg is not None:
+        print(f"{name} ({scale}): the baselines {', '.join(bcfg.names)}", flush=True)
+        trained += run_units(baselines.train_unit, baselines.train_specs(bcfg, runs, base), out, args.jobs, progress)
+        if "conformal" in bcfg.names:
+            conformal = run_units(baselines.conformal_unit, [{**base, "name": f"run{r}/conformal", "run": r}
+                                                             for r in runs], out, args.jobs, progress)
     specs = [{**base, "name": cfg.baseline, "row": cfg.baseline_row}]
-    specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row}", "run": r, "row": row}
-              for r in runs for row in cfg.rows()[1:]]
+    specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row.replace(' ', '-')}", "run": r,
+               "row": row} for r in runs for row in cfg.rows()[1:] + extra]
     tasks = "Korf's instances" if cfg.domain == "15-puzzle" else f"the {cfg.domain}'s test tasks"
     print(f"testing {len(specs)} rows on {len(cfg.instances)} of {tasks}", flush=True)
     tests = run_units(test_unit, specs, out, args.jobs, progress)
     calibrations = run_units(calibration_unit, [{**base, "name": f"run{r}/calibration", "run": r}
                                                 for r in runs], out, args.jobs, progress)
-    rows = table(cfg, tests, paper_values(cfg.domain))
+    rows = table(cfg, tests, paper_values(cfg.domain), extra)
     first = networks / "run1" / "alpha" / "generate_task.json"
     record = {"experiment": "suboptimality", "domain": cfg.domain, "scale": scale, "seed": args.seed,
               "config": asdict(cfg), "runs": runs, "reduced": reduced, **provenance(out),
@@ -351,6 +370,9 @@ def main(argv=None) -> int:
               "learning_curves": learning_curves(networks, cfg.runs),
               "generate_task": json.loads(first.read_text()) if first.exists() else None,
               "tests": [{k: v for k, v in t.items() if k != "summary"} for t in tests]}
+    if bcfg is not None:
+        record.update(baselines=asdict(bcfg), conformal=[{k: v for k, v in c.items() if k != "summary"}
+                                                         for c in conformal])
     if cfg.domain != "15-puzzle":
         record.update(title=f"Suboptimality on the {cfg.domain}, {len(cfg.instances)} test tasks (paper Table 3); "
                             f"averages over solved tasks, error bars: sd over runs",

@@ -38,14 +38,15 @@ def solved_by_every_row(tests: list) -> list:
     return sorted(set.intersection(*solved)) if solved else []
 
 
-def table(cfg, tests: list, paper: dict) -> list:
+def table(cfg, tests: list, paper: dict, extra=()) -> list:
     """Table 1 (or 3): per row, each column's mean and spread over runs, the unsolved tasks, the paper's values
     (`paper`: row -> the four columns; None where it has none); and the same columns on the tasks every row
-    solved (`common`). A baseline tested on other tasks than the learned rows does not count for `common`."""
+    solved (`common`). A baseline tested on other tasks than the learned rows does not count for `common`.
+    `extra`: rows after the paper's (the competing learners', `la.experiments.baselines`)."""
     same = tuple(cfg.baseline_instances) == tuple(cfg.instances)
     common = set(solved_by_every_row([t for t in tests if same or t["row"] != cfg.baseline_row]))
     rows = []
-    for row in cfg.rows():
+    for row in [*cfg.rows(), *extra]:
         mine = [t for t in tests if t["row"] == row]
         entry = {"row": row, "runs": len(mine), "tasks": mine[0]["tasks"] if mine else 0,
                  "unsolved": [t["unsolved"] for t in mine],
@@ -71,7 +72,7 @@ def _paper_cells(values) -> str:
 def format_table(rows: list, boot=None) -> str:
     """Table 1 or 3 as text: the paper's columns over each row's solved tasks, then over the tasks all rows
     solved; with `boot`, the paper's Boot row (quoted, not run) at the end."""
-    lines = [f"{'α':>7} {'runs':>4} | {'time s':>8} {'generated':>13} {'subopt %':>15} {'optimal %':>15} "
+    lines = [f"{'α':>9} {'runs':>4} | {'time s':>8} {'generated':>13} {'subopt %':>15} {'optimal %':>15} "
              f"{'unsolved':>8} | {'paper: time':>11} {'generated':>12} {'subopt':>6} {'optimal':>7}"]
     for r in rows:
         if r["subopt"] is None:
@@ -82,17 +83,17 @@ def format_table(rows: list, boot=None) -> str:
             optimal_sd = f"{r['optimal_sd']:5.1f}" if spread else f"{'—':>5}"
             mine = (f"{r['time']:8.2f} {r['generated']:13,.0f} {r['subopt']:7.2f} ± {subopt_sd} "
                     f"{r['optimal']:7.1f} ± {optimal_sd}")
-        lines.append(f"{r['row']:>7} {r['runs']:>4} | {mine} {sum(r['unsolved']):>4}/{r['tasks'] * r['runs']:<3} | "
+        lines.append(f"{r['row']:>9} {r['runs']:>4} | {mine} {sum(r['unsolved']):>4}/{r['tasks'] * r['runs']:<3} | "
                      + _paper_cells(r["paper"]))
     if boot is not None:
-        lines.append(f"{'Boot':>7} {'':>4} | {'the paper only: Arfaee, Zilles & Holte (2010), other test tasks':<63} | "
+        lines.append(f"{'Boot':>9} {'':>4} | {'the paper only: Arfaee, Zilles & Holte (2010), other test tasks':<63} | "
                      + _paper_cells(dict(zip(COLUMNS, boot))))
     tasks = rows[0]["common"]["tasks"] if rows else 0
     lines.append(f"\nThe same columns on the {tasks} task(s) that every row solved in every run (mean over runs):")
-    lines.append(f"{'α':>7} | {'generated':>13} {'subopt %':>9} {'optimal %':>9}")
+    lines.append(f"{'α':>9} | {'generated':>13} {'subopt %':>9} {'optimal %':>9}")
     for r in rows:
         c = r["common"]
-        lines.append(f"{r['row']:>7} | " + (f"{'—':>13} {'—':>9} {'—':>9}" if c["subopt"] is None else
+        lines.append(f"{r['row']:>9} | " + (f"{'—':>13} {'—':>9} {'—':>9}" if c["subopt"] is None else
                                             f"{c['generated']:13,.0f} {c['subopt']:9.2f} {c['optimal']:9.1f}"))
     return "\n".join(lines)
 

@@ -1,0 +1,205 @@
+"""The competing learners as rows of the suboptimality experiment (`--baselines`), tested like the paper's rows.
+
+    Boot       the bootstrap learner of Jabbari Arfaee, Zilles & Holte (2011) (`la.boot`): the N/A network and
+               features, trained on the plans IDA* finds from a fixed set of random instances; plans with
+               max(round(μ), h_ad)
+    OP α       the α network trained on states labelled with their exact h* along optimal plans
+               (`la.optimal_labels`; the like-for-like version of the paper's comparison with Ernandes & Gori
+               2004), as many as the α run's final memory buffer held; planned with y^α like ours
+    OP4 α      the same with four times as many records: what data buys
+    conf α     our α network with a split conformal quantile in place of Φ⁻¹(α) (`la.calibration`),
+               calibrated on the states along optimal plans of random instances drawn like the test tasks
+
+Per run they add units after the α and N/A networks are trained: `run<r>/boot`, `run<r>/optimal`,
+`run<r>/optimal4` (each a network.npz) and `run<r>/conformal` (each α's q_α and its coverage on held-out
+states of the same kind, on the test tasks' optimal plans, and on a sample of the states IDA* evaluated with
+it, each labelled optimally: the conformal guarantee holds only for states drawn like the calibration states).
+"""
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from la.boot import BootConfig, boot_config, bootstrap
+from la.calibration import admissible_fraction, conformal_heuristic, plan_states
+from la.domains import make_domain
+from la.domains.uniform import uniform_states
+from la.experiments.runner import unit_progress, unit_rng
+from la.heuristics.likely_admissible import LikelyAdmissible
+from la.io import write_json
+from la.network import load_network, save_network
+from la.optimal_labels import OptimalPlanConfig, optimal_plan_config, optimal_solver, train_optimal_plan_network
+from la.search import ida_star
+
+NAMES = ("boot", "optimal", "conformal")          # --baselines
+NETWORKS = {"boot": "Boot", "optimal": "OP", "optimal4": "OP4"}   # unit folder -> row prefix
+KEYS = {"boot": 2, "optimal": 3, "optimal4": 4, "conformal": 5}    # unit_rng keys after the α (0) and N/A (1)
+
+
+@dataclass(frozen=True)
+class BaselinesConfig:
+    """Which baselines run and their settings; the defaults are the full protocol's (`baselines_config`)."""
+    names: tuple = NAMES
+    boot: BootConfig = field(default_factory=BootConfig)
+    optimal: OptimalPlanConfig = field(default_factory=OptimalPlanConfig)
+    optimal_records: int | None = None  # issue 14: None = as many as the α run's final memory buffer held
+    more_data: int = 4                  # issue 14: the variant with four times as many records
+    conformal_alphas: tuple = (0.9, 0.75, 0.5)   # issue 14: the conformal rows
+    calibration_starts: int = 100       # ours: random instances whose optimal plans' states calibrate q_α
+    held_out_starts: int = 100          # ours: as many again, to measure coverage on states of the same kind
+    searched_tasks: int = 5             # ours: test tasks whose IDA* searches are sampled ...
+    searched_nodes: int = 1_000_000     # ... each up to this many generated nodes ...
+    searched_sample: int = 100          # ... and this many evaluated states labelled optimally
+
+    def __post_init__(self):
+        unknown = set(self.names) - set(NAMES)
+        if not self.names or unknown:
+            raise ValueError(f"baselines must be among {', '.join(NAMES)}, got {', '.join(self.names) or 'none'}")
+
+
+def baselines_config(domain: str, scale: str, names=NAMES, optimal_records=None) -> BaselinesConfig:
+    """The baselines on `domain` at `scale` (quick: toy sizes for a smoke run; otherwise the full settings)."""
+    boot = boot_config(domain) if domain != "15-puzzle" else BootConfig()
+    optimal = optimal_plan_config(domain)
+    cfg = BaselinesConfig(names=tuple(names), boot=boot, optimal=optimal, optimal_records=optimal_records)
+    if scale != "quick":
+        return cfg
+    learn = replace(boot.learn, train_iter=100)
+    return replace(cfg, boot=replace(boot, learn=learn, instances=40, ins_min=5, node_limit=20_000,
+                                     max_node_limit=80_000, walk_instances=20, max_rounds=4),
+                   optimal=replace(optimal, learn=replace(optimal.learn, num_iter=3, train_iter=100),
+                                   walk_lengths=(1, 30)),
+                   optimal_records=optimal_records or 300, calibration_starts=6, held_out_starts=4,
+                   searched_tasks=1, searched_nodes=20_000, searched_sample=5)
+
+
+def rows(bcfg: BaselinesConfig, alphas) -> list:
+    """The table's extra rows, in order."""
+    out = ["Boot"] if "boot" in bcfg.names else []
+    if "optimal" in bcfg.names:
+        out += [f"OP {a}" for a in alphas] + [f"OP4 {a}" for a in alphas]
+    if "conformal" in bcfg.names:
+        out += [f"conf {a}" for a in bcfg.conformal_alphas]
+    return out
+
+
+def train_specs(bcfg: BaselinesConfig, runs, base: dict) -> list:
+    """The training units of the baselines' networks, per run."""
+    which = (["boot"] if "boot" in bcfg.names else []) + (["optimal", "optimal4"] if "optimal" in bcfg.names else [])
+    return [{**base, "name": f"run{r}/{w}", "run": r, "network": w} for r in runs for w in which]
+
+
+def records_for(spec: dict) -> int:
+    """The optimal-plan network's records: the setting, else the α run's final buffer (its train_log.json)."""
+    bcfg = spec["baselines"]
+    if bcfg.optimal_records is not None:
+        n = bcfg.optimal_records
+    else:
+        log = Path(spec["networks"]) / f"run{spec['run']}" / "alpha" / "train_log.json"
+        if not log.is_file():
+            raise ValueError(f"{log} is missing, so the α run's final buffer size is unknown: give --optimal-records")
+        n = json.loads(log.read_text())[-1]["buffer"]
+    return n * (bcfg.more_data if spec["network"] == "optimal4" else 1)
+
+
+def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
+    """Train one baseline network of one run: Boot, or the optimal-plan network (records kept for --resume)."""
+    from la.experiments.suboptimality import encoding_for
+    cfg, bcfg, which, folder = spec["config"], spec["baselines"], spec["network"], out / spec["name"]
+    domain, progress = make_domain(cfg.domain), unit_progress(folder, spec["name"], verbose)
+    encoding = encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir"))
+    rng = unit_rng(spec["seed"], spec["run"], KEYS[which])
+    if which == "boot":
+        boot = bootstrap(domain, bcfg.boot, rng, checkpoint=folder / "checkpoint.npz", progress=progress,
+                         encoding=encoding)
+        save_network(boot.ffnn, encoding, folder / "network.npz")
+        write_json(folder / "boot_log.json", boot.log)
+        return {"run": spec["run"], "network": which, "rounds": len(boot.log), "stopped": boot.stopped,
+                "examples": len(boot.examples), "seconds": sum(e["seconds"] for e in boot.log),
+                "summary": f"{len(boot.log)} rounds, stopped: {boot.stopped}, {len(boot.examples):,} examples"}
+    n = records_for(spec)
+    learn = bcfg.optimal.learn
+    config = replace(bcfg.optimal, records=n, learn=replace(learn, ffnn_batch=max(learn.ffnn_batch, n)))
+    trained = train_optimal_plan_network(domain, config, rng, encoding, spec.get("pdb_dir"),
+                                         path=folder / "records.npz", progress=progress)
+    save_network(trained.net, encoding, folder / "network.npz")
+    return {"run": spec["run"], "network": which, "records": n, "steps": trained.steps,
+            "starts_solved": trained.records.solved, "seconds": trained.seconds + trained.records.seconds,
+            "summary": f"{n:,} records from {trained.records.solved:,} optimal plans, {trained.steps:,} steps"}
+
+
+def row_heuristic(spec: dict, row: str, alpha_network):
+    """The heuristic of a baseline row; `alpha_network()` gives the run's α network and its encoding."""
+    from la.experiments.suboptimality import encoding_for
+    prefix, _, alpha = row.partition(" ")
+    folder = Path(spec["baseline_networks"]) / f"run{spec['run']}"
+    if prefix == "conf":
+        result = json.loads((folder / "conformal" / "unit.json").read_text())
+        q = next(r["q"] for r in result["rows"] if str(r["alpha"]) == alpha)
+        network, encoding = alpha_network()
+        return LikelyAdmissible(network, encoding, float(alpha), quantile=q)
+    which = {value: key for key, value in NETWORKS.items()}[prefix]
+    network, about = load_network(folder / which / "network.npz", make_domain(spec["config"].domain))
+    encoding = encoding_for(about["domain"], about["encoding"], spec.get("pdb_dir"))
+    return LikelyAdmissible(network, encoding, None if prefix == "Boot" else float(alpha))
+
+
+def optimal_plan_states(domain, starts, solve) -> tuple:
+    """The non-goal states along optimal plans of `starts` and their h*."""
+    return plan_states([solve(s) for s in starts])
+
+
+class Recorder:
+    """A heuristic that passes states through to another and keeps every state it scores (for sampling)."""
+
+    def __init__(self, h, limit: int):
+        self.h, self.limit, self.seen = h, limit, []
+
+    def __call__(self, states):
+        if sum(len(s) for s in self.seen) < self.limit:
+            self.seen.append(np.array(states))
+        return self.h(states)
+
+
+def conformal_unit(spec: dict, out: Path, verbose: bool) -> dict:
+    """q_α for each conformal α, and coverage y ≤ h* of the calibrated and of the plain y^α (module docstring)."""
+    from la.experiments.suboptimality import calibration_states, trained_network
+    from la.experiments.table3 import TEST_SETS
+    cfg, bcfg = spec["config"], spec["baselines"]
+    domain, progress = make_domain(cfg.domain), unit_progress(out / spec["name"], spec["name"], verbose)
+    network, encoding = trained_network(spec, "alpha")
+    rng = unit_rng(spec["seed"], spec["run"], KEYS["conformal"])
+    solve = optimal_solver(domain, None, spec.get("pdb_dir"))
+    calibrate = optimal_plan_states(domain, uniform_states(domain, bcfg.calibration_starts, rng), solve)
+    held_out = optimal_plan_states(domain, uniform_states(domain, bcfg.held_out_starts, rng), solve)
+    progress(f"{len(calibrate[1]):,} calibration and {len(held_out[1]):,} held-out states labelled")
+    sets = {"held_out": held_out, "test_plans": calibration_states(cfg.domain)}
+    tasks = [t for t in TEST_SETS[cfg.domain]() if t.id in cfg.instances][:bcfg.searched_tasks]
+    result = []
+    for alpha in bcfg.conformal_alphas:
+        h = conformal_heuristic(network, encoding, *calibrate, alpha)
+        plain = LikelyAdmissible(network, encoding, alpha)
+        recorder = Recorder(h, 50 * bcfg.searched_sample)
+        for task in tasks:
+            ida_star(domain, recorder, task.state, node_limit=bcfg.searched_nodes)
+        seen = np.unique(np.concatenate(recorder.seen), axis=0)
+        seen = seen[~domain.is_goal(seen)]
+        sample = seen[rng.choice(len(seen), min(bcfg.searched_sample, len(seen)), replace=False)]
+        searched = (sample, np.array([len(solve(s)) - 1 for s in sample]))
+        row = {"alpha": alpha, "q": h.quantile, "z_alpha": 0.0 - plain.z_alpha}
+        for name, (states, h_star) in {**sets, "searched": searched}.items():
+            row[name] = {"states": len(h_star), "conformal": coverage(h, states, h_star),
+                         "plain": coverage(plain, states, h_star)}
+        result.append(row)
+        progress(f"α {alpha}: q_α {h.quantile:+.3f} (plain −Φ⁻¹(α) {row['z_alpha']:+.3f}); y ≤ h* held out "
+                 f"{100 * row['held_out']['conformal']:.1f} %, test plans {100 * row['test_plans']['conformal']:.1f} %,"
+                 f" searched {100 * row['searched']['conformal']:.1f} %")
+    return {"run": spec["run"], "rows": result, "calibration_states": len(calibrate[1]),
+            "summary": ", ".join(f"α {r['alpha']}: held out {100 * r['held_out']['conformal']:.0f} %"
+                                 for r in result)}
+
+
+def coverage(h, states, h_star) -> float:
+    """The fraction of states whose real-valued y is at most h* (`LikelyAdmissible.values`)."""
+    return admissible_fraction(h.values(h.hidden(states)), h_star)

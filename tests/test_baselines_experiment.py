@@ -1,0 +1,95 @@
+"""The competing learners as rows of the suboptimality experiment (`la.experiments.baselines`, `--baselines`):
+their units end to end on the toy 8-pancake of tests/test_table3.py (small PDBs, no paper-sized one), and the
+command's refusals. Boot, the optimal labels and the conformal quantile are tested on their own in
+tests/test_boot.py, tests/test_optimal_labels.py and tests/test_conformal.py."""
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from test_table3 import TOY, TOY_MEAN, pdb_folder, run_experiment, toy_config, toy_sets     # noqa: F401
+
+import la.experiments.suboptimality as suboptimality
+from la import cli
+from la.boot import BootConfig
+from la.calibration import conformal_quantile, plan_states, residuals
+from la.domains import Pancake
+from la.domains.uniform import uniform_states
+from la.experiments import baselines
+from la.experiments.runner import run_units, unit_rng
+from la.experiments.suboptimality_table import format_table, table
+from la.heuristics import Gap
+from la.heuristics.likely_admissible import LikelyAdmissible
+from la.network import load_network
+from la.optimal_labels import OptimalPlanConfig
+from la.search import ida_star
+
+BASELINES = baselines.BaselinesConfig(
+    boot=BootConfig(learn=replace(TOY_MEAN, train_iter=60), instances=30, ins_min=5, node_limit=2_000,
+                    max_node_limit=20_000, walk_instances=10, max_rounds=3),
+    optimal=OptimalPlanConfig(walk_lengths=(1, 12), learn=TOY), calibration_starts=30, held_out_starts=20,
+    searched_tasks=2, searched_nodes=5_000, searched_sample=20)
+
+
+def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tmp_path):     # noqa: F811
+    cfg = toy_config("8-pancake", "gap", pdb_folder)
+    run_experiment(cfg, tmp_path, pdb_folder)                       # the α and N/A networks of run 1
+    base = {"seed": 0, "config": cfg, "networks": str(tmp_path), "baselines": BASELINES,
+            "baseline_networks": str(tmp_path), "pdb_dir": str(pdb_folder)}
+    trained = run_units(baselines.train_unit, baselines.train_specs(BASELINES, [1], base), tmp_path, 1, None)
+    assert [t["network"] for t in trained] == ["boot", "optimal", "optimal4"]
+    buffer = json.loads((tmp_path / "run1" / "alpha" / "train_log.json").read_text())[-1]["buffer"]
+    assert [t["records"] for t in trained[1:]] == [buffer, 4 * buffer]          # as many as the α run's buffer
+    for which, outputs in (("boot", 1), ("optimal", 2), ("optimal4", 2)):
+        network, about = load_network(tmp_path / "run1" / which / "network.npz")
+        assert network.n_out == outputs and about["domain"] == "8-pancake"
+
+    conformal = run_units(baselines.conformal_unit, [{**base, "name": "run1/conformal", "run": 1}], tmp_path, 1,
+                          None)[0]
+    rows = conformal["rows"]
+    assert [r["alpha"] for r in rows] == [0.9, 0.75, 0.5]
+    assert rows[0]["q"] <= rows[1]["q"] <= rows[2]["q"]            # a larger α, a lower bound
+    network, _ = load_network(tmp_path / "run1" / "alpha" / "network.npz")
+    encoding = suboptimality.encoding_for("8-pancake", cfg.encoding, pdb_folder)
+    domain, rng = Pancake(8), unit_rng(0, 1, baselines.KEYS["conformal"])
+    gap = Gap(domain)
+    states, h_star = plan_states([ida_star(domain, gap, s).plan for s in uniform_states(domain, 30, rng)])
+    q = conformal_quantile(residuals(LikelyAdmissible(network, encoding, 0.9), states, h_star), 0.9)
+    assert rows[0]["q"] == q                                        # recomputed from the same calibration states
+    for r in rows:
+        assert {"held_out", "test_plans", "searched"} <= set(r) and r["searched"]["states"] == 20
+        assert all(0 <= r[k][w] <= 1 for k in ("held_out", "test_plans", "searched") for w in ("conformal", "plain"))
+
+    extra = baselines.rows(BASELINES, cfg.alphas)
+    assert extra == ["Boot", "OP 0.9", "OP 0.5", "OP4 0.9", "OP4 0.5", "conf 0.9", "conf 0.75", "conf 0.5"]
+    specs = [{**base, "name": f"run1/test-{row.replace(' ', '-')}", "run": 1, "row": row} for row in extra]
+    tests = run_units(suboptimality.test_unit, specs, tmp_path, 1, None)
+    optimal = {t.id: t.optimal for t in toy_sets["8-pancake"]}
+    for t in tests:
+        assert [r["id"] for r in t["records"]] == sorted(optimal)
+        assert all(r["cost"] >= optimal[r["id"]] for r in t["records"] if r["solved"])
+    assert sum(r["solved"] for t in tests for r in t["records"]) > 0
+    rows = table(cfg, tests, {}, extra)
+    assert [r["row"] for r in rows][-len(extra):] == extra
+    assert "conf 0.75" in format_table(rows)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--baselines", "boot,nonsense"], "unknown baseline"),
+    (["--baselines", ""], "at least one baseline"),
+    (["--optimal-records", "0"], "--optimal-records"),
+])
+def test_the_command_refuses_bad_baseline_options_in_one_line(args, message, tmp_path, capsys):
+    try:
+        status = cli.run(suboptimality.main, ["--quick", "--out", str(tmp_path / "out"), *args])
+    except SystemExit as exit:                                     # argparse's refusals
+        status = exit.code
+    assert status == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err and not (tmp_path / "out").exists()
+
+
+def test_baselines_config_refuses_unknown_names():
+    with pytest.raises(ValueError, match="baselines must be among"):
+        baselines.BaselinesConfig(names=("boot", "other"))
+    assert np.isfinite(baselines.baselines_config("15-puzzle", "quick").optimal_records)
