@@ -11,16 +11,19 @@ from test_table3 import TOY, TOY_MEAN, pdb_folder, run_experiment, toy_config, t
 
 import la.experiments.suboptimality as suboptimality
 from la import cli
+from la.bench.neural import fitted_network
 from la.boot import BootConfig
 from la.calibration import conformal_quantile, plan_states, residuals
-from la.domains import Pancake
+from la.domains import Pancake, SlidingTile
 from la.domains.uniform import uniform_states
 from la.experiments import baselines
 from la.experiments.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, table
+from la.features import TwoDim
 from la.heuristics import Gap
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.network import load_network
+from la.network import load_network, save_network
+from la.nn.config import build_ffnn
 from la.optimal_labels import OptimalPlanConfig
 from la.search import ida_star
 
@@ -87,6 +90,17 @@ def test_the_command_refuses_bad_baseline_options_in_one_line(args, message, tmp
     assert status == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err and not (tmp_path / "out").exists()
+
+
+def test_saved_networks_without_their_training_log_need_the_records_given(tmp_path, capsys):
+    networks, encoding = tmp_path / "networks", TwoDim(SlidingTile(4))
+    save_network(fitted_network(np.random.default_rng(0)), encoding, networks / "run1" / "alpha" / "network.npz")
+    mean, _ = build_ffnn(suboptimality.QUICK.learn_mean.ffnn, encoding.size, np.random.default_rng(0))
+    save_network(mean, encoding, networks / "run1" / "mean" / "network.npz")
+    argv = ["--networks", str(networks), "--baselines", "optimal", "--out", str(tmp_path / "out")]   # --quick has its own count
+    assert cli.run(suboptimality.main, argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--optimal-records" in err and not (tmp_path / "out").exists()
 
 
 def test_baselines_config_refuses_unknown_names():

@@ -103,6 +103,16 @@ def records_for(spec: dict) -> int:
     return n * (bcfg.more_data if spec["network"] == "optimal4" else 1)
 
 
+def check_networks(bcfg: BaselinesConfig, networks: Path, runs) -> None:
+    """Before any work: with --networks, the optimal-plan network's size must be known for every run."""
+    if "optimal" not in bcfg.names or bcfg.optimal_records is not None:
+        return
+    for r in runs:
+        if not (Path(networks) / f"run{r}" / "alpha" / "train_log.json").is_file():
+            raise ValueError(f"--networks {networks}: run {r} has no alpha/train_log.json, so the α run's final "
+                             f"buffer size is unknown: give --optimal-records N")
+
+
 def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     """Train one baseline network of one run: Boot, or the optimal-plan network (records kept for --resume)."""
     from la.experiments.suboptimality import encoding_for

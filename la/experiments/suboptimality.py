@@ -330,6 +330,8 @@ def main(argv=None) -> int:
     load_pdbs(cfg, args.networks, args.pdb_dir, runs)    # read, checked, missing ones built: before `out` is touched
     bcfg = None if args.baselines is None else baselines.baselines_config(cfg.domain, scale, args.baselines,
                                                                             args.optimal_records)
+    if bcfg is not None and args.networks is not None:
+        baselines.check_networks(bcfg, args.networks, runs)
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
                   **({} if args.run is None else {"run": args.run}),
