@@ -97,7 +97,8 @@ def test_saved_networks_without_their_training_log_need_the_records_given(tmp_pa
     save_network(fitted_network(np.random.default_rng(0)), encoding, networks / "run1" / "alpha" / "network.npz")
     mean, _ = build_ffnn(suboptimality.QUICK.learn_mean.ffnn, encoding.size, np.random.default_rng(0))
     save_network(mean, encoding, networks / "run1" / "mean" / "network.npz")
-    argv = ["--networks", str(networks), "--baselines", "optimal", "--out", str(tmp_path / "out")]   # --quick has its own count
+    out = str(tmp_path / "out")
+    argv = ["--networks", str(networks), "--baselines", "optimal", "--out", out]    # --quick has its own count
     assert cli.run(suboptimality.main, argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--optimal-records" in err and not (tmp_path / "out").exists()
