@@ -81,6 +81,7 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tm
     (["--baselines", "boot,nonsense"], "unknown baseline"),
     (["--baselines", ""], "at least one baseline"),
     (["--optimal-records", "0"], "--optimal-records"),
+    (["--baselines", "boot", "--only-baselines"], "--only-baselines tests the baselines' rows beside saved"),
 ])
 def test_the_command_refuses_bad_baseline_options_in_one_line(args, message, tmp_path, capsys):
     try:

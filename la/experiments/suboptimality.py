@@ -273,6 +273,9 @@ def parse_args(argv):
                         help="also the competing learners' rows, some of " + ", ".join(baselines.NAMES)
                              + " (la/experiments/baselines.py): Boot; networks trained on optimal plans (OP, OP4); "
                              "our α network with conformal quantiles (conf)")
+    parser.add_argument("--only-baselines", action="store_true",
+                        help="with --baselines and --networks: test only the baselines' rows (the paper's rows of "
+                             "those networks are in their own run's results)")
     parser.add_argument("--optimal-records", type=count, default=None, metavar="N",
                         help="records of the optimal-plan network (default: as many as the α run's final buffer)")
     parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
@@ -332,10 +335,14 @@ def main(argv=None) -> int:
                                                                             args.optimal_records)
     if bcfg is not None and args.networks is not None:
         baselines.check_networks(bcfg, args.networks, runs)
+    if args.only_baselines and (bcfg is None or args.networks is None):
+        raise ValueError("--only-baselines tests the baselines' rows beside saved networks: give --baselines and "
+                         "--networks too")
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
                   **({} if args.run is None else {"run": args.run}),
-                  **({} if bcfg is None else {"baselines": asdict(bcfg)})}, args.resume, command)
+                  **({} if bcfg is None else {"baselines": asdict(bcfg)}),
+                  **({"only_baselines": True} if args.only_baselines else {})}, args.resume, command)
     base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg,
             "baseline_networks": str(out), "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
@@ -355,9 +362,9 @@ def main(argv=None) -> int:
         if "conformal" in bcfg.names:
             conformal = run_units(baselines.conformal_unit, [{**base, "name": f"run{r}/conformal", "run": r}
                                                              for r in runs], out, args.jobs, progress)
-    specs = [{**base, "name": cfg.baseline, "row": cfg.baseline_row}]
+    specs = [] if args.only_baselines else [{**base, "name": cfg.baseline, "row": cfg.baseline_row}]
     specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row.replace(' ', '-')}", "run": r,
-               "row": row} for r in runs for row in cfg.rows()[1:] + extra]
+               "row": row} for r in runs for row in ([] if args.only_baselines else cfg.rows()[1:]) + extra]
     tasks = "Korf's instances" if cfg.domain == "15-puzzle" else f"the {cfg.domain}'s test tasks"
     print(f"testing {len(specs)} rows on {len(cfg.instances)} of {tasks}", flush=True)
     tests = run_units(test_unit, specs, out, args.jobs, progress)
