@@ -34,7 +34,7 @@ from pathlib import Path
 
 from la import data
 from la.calibration import calibration, states_with_h_star, uniform_blocksworld
-from la.cli import COUNT_MAX, Parser, count, existing_folder, names, out_folder, run
+from la.cli import COUNT_MAX, Parser, count, existing_folder, integer, names, out_folder, run
 from la.config import LearnConfig
 from la.domains import make_domain
 from la.experiments import baselines, figure_data, table3
@@ -276,7 +276,7 @@ def parse_args(argv):
     parser.add_argument("--only-baselines", action="store_true",
                         help="with --baselines and --networks: test only the baselines' rows (the paper's rows of "
                              "those networks are in their own run's results)")
-    parser.add_argument("--optimal-records", type=count, default=None, metavar="N",
+    parser.add_argument("--optimal-records", type=integer(1, 10**7), default=None, metavar="N",
                         help="records of the optimal-plan network (default: as many as the α run's final buffer)")
     parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
                         help="where pattern databases are cached, for the domains other than the 15-puzzle "
