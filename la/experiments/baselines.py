@@ -26,6 +26,8 @@ from la.calibration import admissible_fraction, conformal_heuristic, plan_states
 from la.domains import make_domain
 from la.domains.uniform import uniform_states
 from la.experiments.runner import unit_progress, unit_rng
+from la.experiments.table3 import TEST_SETS
+from la.experiments.trained import calibration_states, encoding_for, trained_network
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.io import write_json
 from la.network import load_network, save_network
@@ -115,7 +117,6 @@ def check_networks(bcfg: BaselinesConfig, networks: Path, runs) -> None:
 
 def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     """Train one baseline network of one run: Boot, or the optimal-plan network (records kept for --resume)."""
-    from la.experiments.suboptimality import encoding_for
     cfg, bcfg, which, folder = spec["config"], spec["baselines"], spec["network"], out / spec["name"]
     domain, progress = make_domain(cfg.domain), unit_progress(folder, spec["name"], verbose)
     encoding = encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir"))
@@ -141,7 +142,6 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
 
 def row_heuristic(spec: dict, row: str, alpha_network):
     """The heuristic of a baseline row; `alpha_network()` gives the run's α network and its encoding."""
-    from la.experiments.suboptimality import encoding_for
     prefix, _, alpha = row.partition(" ")
     folder = Path(spec["baseline_networks"]) / f"run{spec['run']}"
     if prefix == "conf":
@@ -174,8 +174,6 @@ class Recorder:
 
 def conformal_unit(spec: dict, out: Path, verbose: bool) -> dict:
     """q_α for each conformal α, and coverage y ≤ h* of the calibrated and of the plain y^α (module docstring)."""
-    from la.experiments.suboptimality import calibration_states, trained_network
-    from la.experiments.table3 import TEST_SETS
     cfg, bcfg = spec["config"], spec["baselines"]
     domain, progress = make_domain(cfg.domain), unit_progress(out / spec["name"], spec["name"], verbose)
     network, encoding = trained_network(spec, "alpha")

@@ -44,8 +44,9 @@ from la.experiments import confidence_table as tables
 from la.experiments.confidence_config import CONFIGS, QUICK, SIGMA_NETWORKS, Row, noise_of
 from la.experiments.folder import ROOT, prepare, provenance
 from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
-from la.experiments.suboptimality import TASK_LABELS, encoding_for
+from la.experiments.suboptimality import TASK_LABELS
 from la.experiments.table3 import TEST_SETS
+from la.experiments.trained import encoding_for
 from la.heuristics.confidence import NNEvaluator, SigmaA, SigmaE
 from la.io import write_json, write_npz
 from la.network import load_network, save_network

@@ -26,24 +26,24 @@ paper's PDB features; the PDBs come from --pdb-dir (read and checked, and built 
 process before anything is written in the results folder), and each worker process loads them once for all
 its units.
 """
-import functools
 import json
 import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from la import data
-from la.calibration import calibration, states_with_h_star, uniform_blocksworld
+from la.calibration import calibration, uniform_blocksworld
 from la.cli import COUNT_MAX, Parser, count, existing_folder, integer, names, out_folder, run
 from la.config import LearnConfig
 from la.domains import make_domain
 from la.experiments import baselines, figure_data, table3
+from la.experiments.trained import calibration_states, encoding_for, trained_network
 from la.experiments.folder import ROOT, TASKS, prepare, provenance, read_tasks
 from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
                                                 learning_curves, reductions, summarize, table,
                                                 write_results)
-from la.features import PancakeFeatures, TileFeatures, describe, for_domain, from_description
+from la.features import PancakeFeatures, TileFeatures
 from la.heuristics import make_heuristic
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.heuristics.pdb import PDBHeuristic, partition_sums
@@ -113,24 +113,6 @@ QUICK = replace(FULL, learn=replace(FULL.learn, **_toy), learn_mean=replace(FULL
                 alphas=(0.9, 0.5), instances=(12, 79, 42), test_node_limit=1_000_000, md_node_limit=1_000_000)
 
 
-def encoding_for(domain: str, description: dict | None = None, pdb_dir=None):
-    """The networks' inputs on `domain`: those `description` names (`la.features.describe`, as network files
-    record it), or the paper's. Made once per process, so that a worker loads a domain's PDBs once for all its
-    units; missing PDBs are built into `pdb_dir` (None: la.pdb.store's default folder) first."""
-    folder = None if pdb_dir is None else str(pdb_dir)
-    key = (domain, json.dumps(description, sort_keys=True), folder)
-    if key not in _ENCODINGS:
-        made = make_domain(domain)
-        encoding = for_domain(made, folder) if description is None else from_description(made, description, folder)
-        # The paper's encoding is the one its description (a saved network's) names: keep a single copy.
-        _ENCODINGS[key] = _ENCODINGS.setdefault((domain, json.dumps(describe(encoding), sort_keys=True), folder),
-                                                encoding)
-    return _ENCODINGS[key]
-
-
-_ENCODINGS = {}          # (domain, description as JSON, PDB folder) -> encoding, for this process
-
-
 def baseline_heuristic(cfg, domain, pdb_dir=None):
     """The admissible baseline row's heuristic: md or gap, or pdb / max-pdb on the networks' PDB features
     (`la.heuristics.pdb`), whose PDBs are then loaded once."""
@@ -163,14 +145,6 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
             "iterations": learner.iteration,
             "seconds": sum(e["plan_seconds"] + e["train_seconds"] for e in learner.log),
             "summary": f"solved {100 * learner.solved_fraction():.1f} % of its training tasks"}
-
-
-def trained_network(spec: dict, which: str) -> tuple:
-    """Run spec['run']'s saved network `which` ("alpha" or "mean") and the inputs it was trained on."""
-    cfg = spec["config"]
-    path = Path(spec["networks"]) / f"run{spec['run']}" / which / "network.npz"
-    network, about = load_network(path, make_domain(cfg.domain))
-    return network, encoding_for(about["domain"], about["encoding"], spec.get("pdb_dir"))
 
 
 def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
@@ -207,12 +181,6 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     return {"run": spec.get("run"), "row": row, "records": records, **s,
             "summary": f"{s['tasks'] - s['unsolved']}/{s['tasks']} solved"
                        + ("" if s["subopt"] is None else f", subopt {s['subopt']:.2f} %, optimal {s['optimal']:.1f} %")}
-
-
-@functools.lru_cache(maxsize=None)
-def calibration_states(domain: str) -> tuple:
-    """The non-goal states along optimal plans of the domain's test tasks, all of them, and their h*."""
-    return states_with_h_star(make_domain(domain), table3.TEST_SETS[domain]())
 
 
 def calibration_unit(spec: dict, out: Path, verbose: bool) -> dict:
