@@ -96,6 +96,13 @@ def check_checkpoint(path) -> None:
         raise ValueError(f"{path}: the buffer's states {states.shape} and labels {labels.shape} do not match")
 
 
+def buffer_size(path) -> int:
+    """How many records the memory buffer of the checkpoint at `path` holds (checked as `check_checkpoint`)."""
+    check_checkpoint(path)
+    with np.load(path, allow_pickle=False) as data:
+        return len(data[BUFFER[1]])
+
+
 def _read_meta(data, path) -> dict:
     """The checkpoint's metadata (`data`: an open .npz or a dict of its arrays), checked for every entry."""
     if META not in data:

@@ -17,6 +17,7 @@ from la.calibration import conformal_quantile, plan_states, residuals
 from la.domains import Pancake, SlidingTile
 from la.domains.uniform import uniform_states
 from la.experiments import baselines
+from la.experiments.folder import ROOT
 from la.experiments.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, table
 from la.features import TwoDim
@@ -103,6 +104,14 @@ def test_saved_networks_without_their_training_log_need_the_records_given(tmp_pa
     assert cli.run(suboptimality.main, argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--optimal-records" in err and not (tmp_path / "out").exists()
+
+
+def test_the_alpha_runs_buffer_size_comes_from_its_checkpoint_when_the_log_is_not_kept():
+    record = json.loads((ROOT / "figures" / "suboptimality.json").read_text())
+    logged = [curve[-1]["buffer"] for curve in record["learning_curves"]["alpha"]]
+    folders = [ROOT / "figures" / "suboptimality-networks" / f"run{r}" / "alpha" for r in (1, 2, 3)]
+    assert not any((f / "train_log.json").exists() for f in folders)
+    assert [baselines.final_buffer(f) for f in folders] == logged
 
 
 def test_baselines_config_refuses_unknown_names():

@@ -23,6 +23,7 @@ import numpy as np
 
 from la.boot import BootConfig, boot_config, bootstrap
 from la.calibration import admissible_fraction, conformal_heuristic, plan_states
+from la.checkpoint import buffer_size
 from la.domains import make_domain
 from la.domains.uniform import uniform_states
 from la.experiments.runner import unit_progress, unit_rng
@@ -93,16 +94,22 @@ def train_specs(bcfg: BaselinesConfig, runs, base: dict) -> list:
 
 
 def records_for(spec: dict) -> int:
-    """The optimal-plan network's records: the setting, else the α run's final buffer (its train_log.json)."""
+    """The optimal-plan network's records: the setting, else as many as the α run's final buffer held."""
     bcfg = spec["baselines"]
-    if bcfg.optimal_records is not None:
-        n = bcfg.optimal_records
-    else:
-        log = Path(spec["networks"]) / f"run{spec['run']}" / "alpha" / "train_log.json"
-        if not log.is_file():
-            raise ValueError(f"{log} is missing, so the α run's final buffer size is unknown: give --optimal-records")
-        n = json.loads(log.read_text())[-1]["buffer"]
+    n = bcfg.optimal_records
+    if n is None:
+        n = final_buffer(Path(spec["networks"]) / f"run{spec['run']}" / "alpha")
     return n * (bcfg.more_data if spec["network"] == "optimal4" else 1)
+
+
+def final_buffer(folder: Path) -> int | None:
+    """The α run's final buffer size: its train_log.json's last entry, or its checkpoint's buffer; None if neither
+    is there (a folder of saved networks only)."""
+    if (folder / "train_log.json").is_file():
+        return json.loads((folder / "train_log.json").read_text())[-1]["buffer"]
+    if (folder / "checkpoint.npz").is_file():
+        return buffer_size(folder / "checkpoint.npz")
+    return None
 
 
 def check_networks(bcfg: BaselinesConfig, networks: Path, runs) -> None:
@@ -110,9 +117,10 @@ def check_networks(bcfg: BaselinesConfig, networks: Path, runs) -> None:
     if "optimal" not in bcfg.names or bcfg.optimal_records is not None:
         return
     for r in runs:
-        if not (Path(networks) / f"run{r}" / "alpha" / "train_log.json").is_file():
-            raise ValueError(f"--networks {networks}: run {r} has no alpha/train_log.json, so the α run's final "
-                             f"buffer size is unknown: give --optimal-records N")
+        if final_buffer(Path(networks) / f"run{r}" / "alpha") is None:
+            raise ValueError(f"--networks {networks}: run {r} has neither alpha/train_log.json nor "
+                             f"alpha/checkpoint.npz, so the α run's final buffer size is unknown: give "
+                             f"--optimal-records N")
 
 
 def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
