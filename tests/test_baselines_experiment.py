@@ -83,6 +83,7 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tm
     (["--baselines", ""], "at least one baseline"),
     (["--optimal-records", "0"], "--optimal-records"),
     (["--baselines", "boot", "--only-baselines"], "--only-baselines tests the baselines' rows beside saved"),
+    (["--baselines", "boot", "--boot-instances", "3"], "ins_min must lie in 1..instances (3)"),
 ])
 def test_the_command_refuses_bad_baseline_options_in_one_line(args, message, tmp_path, capsys):
     try:
@@ -112,6 +113,14 @@ def test_the_alpha_runs_buffer_size_comes_from_its_checkpoint_when_the_log_is_no
     folders = [ROOT / "figures" / "suboptimality-networks" / f"run{r}" / "alpha" for r in (1, 2, 3)]
     assert not any((f / "train_log.json").exists() for f in folders)
     assert [baselines.final_buffer(f) for f in folders] == logged
+
+
+def test_fewer_boot_instances_are_said_as_a_reduction():
+    assert baselines.reductions(baselines.baselines_config("24-pancake", "full"), "full") == []
+    fewer = baselines.baselines_config("24-pancake", "full", boot_instances=500)
+    assert fewer.boot.instances == 500
+    assert baselines.reductions(fewer, "full") == ["Boot on 500 training instances (its authors': 5,000)"]
+    assert baselines.reductions(replace(fewer, names=("optimal",)), "full") == []
 
 
 def test_baselines_config_refuses_unknown_names():

@@ -244,6 +244,8 @@ def parse_args(argv):
     parser.add_argument("--only-baselines", action="store_true",
                         help="with --baselines and --networks: test only the baselines' rows (the paper's rows of "
                              "those networks are in their own run's results)")
+    parser.add_argument("--boot-instances", type=integer(1, 10**6), default=None, metavar="N",
+                        help="Boot's training instances (default: its authors' 5,000; fewer is said in the table)")
     parser.add_argument("--optimal-records", type=integer(1, 10**7), default=None, metavar="N",
                         help="records of the optimal-plan network (default: as many as the α run's final buffer)")
     parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
@@ -300,7 +302,7 @@ def main(argv=None) -> int:
         check_networks(args.networks, runs, cfg.domain)
     load_pdbs(cfg, args.networks, args.pdb_dir, runs)    # read, checked, missing ones built: before `out` is touched
     bcfg = None if args.baselines is None else baselines.baselines_config(cfg.domain, scale, args.baselines,
-                                                                            args.optimal_records)
+                                                                            args.optimal_records, args.boot_instances)
     if bcfg is not None and args.networks is not None:
         baselines.check_networks(bcfg, args.networks, runs)
     if args.only_baselines and (bcfg is None or args.networks is None):
@@ -315,7 +317,7 @@ def main(argv=None) -> int:
             "baseline_networks": str(out), "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
     name = "suboptimality" if cfg.domain == "15-puzzle" else f"Table 3 on the {cfg.domain}"
-    reduced = reductions(cfg, config_for(cfg.domain, "full"))
+    reduced = reductions(cfg, config_for(cfg.domain, "full")) + baselines.reductions(bcfg, scale)
     if reduced:
         print(f"{name} ({scale}) is smaller than the paper's protocol: " + "; ".join(reduced), flush=True)
     trained = []
