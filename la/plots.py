@@ -102,7 +102,9 @@ def table1_suboptimality(results: dict, path) -> None:
                               ("suboptimality (%)", "solved optimally (%)", "nodes generated per task")):
         ours = _or_nan(rows[str(a)][key] for a in alphas)                                # None: none solved
         spread = _or_nan(rows[str(a)][key + "_sd"] for a in alphas)
-        ax.errorbar(alphas, ours, yerr=spread, fmt="o-", capsize=3, label=f"la, {rows[str(alphas[0])]['runs']} run(s)")
+        if rows[str(alphas[0])]["runs"]:            # none: a run of the baselines alone (--only-baselines)
+            ax.errorbar(alphas, ours, yerr=spread, fmt="o-", capsize=3,
+                        label=f"la, {rows[str(alphas[0])]['runs']} run(s)")
         paper = _or_nan(rows[str(a)]["paper"][key] for a in alphas)                      # None: not in the paper
         if np.isfinite(paper).any():
             ax.plot(alphas, paper, "s--", color="tab:gray", label="paper")
@@ -298,6 +300,9 @@ def main(argv=None) -> int:
     parser.add_argument("--confidence", type=existing_file, action="append", metavar="FILE",
                         help="a confidence record (the results.json of la.experiments.confidence --domain D), once "
                              "per domain (default: every figures/confidence_<domain>.json there is)")
+    parser.add_argument("--baselines", type=existing_file, action="append", metavar="FILE",
+                        help="a record of the baselines beside saved networks (suboptimality --only-baselines), once "
+                             "per domain (default: every figures/baselines_<domain>.json there is)")
     parser.add_argument("--diagnostics", type=existing_file, default=None,
                         help="the diagnostics experiment's diagnostics.json (default figures/diagnostics.json "
                              "when it is there)")
@@ -309,7 +314,7 @@ def main(argv=None) -> int:
                                        else None)
     if diagnostics:
         paths["diagnostics"] = diagnostics
-    from la import plots_confidence, plots_diagnostics     # here: they draw with this module's helpers
+    from la import plots_baselines, plots_confidence, plots_diagnostics     # they draw with this module's helpers
     records = {name: plots_diagnostics.read_diagnostics(path) if name == "diagnostics" else read_record(path, name)
                for name, path in paths.items()}      # every input, before any figure
     if records["suboptimality"].get("domain", "15-puzzle") != "15-puzzle":
@@ -320,6 +325,9 @@ def main(argv=None) -> int:
     confidence = args.confidence or sorted(FIGURES.glob("confidence_*.json"))
     for domain, (path, record) in plots_confidence.read_all(confidence).items():
         paths[f"confidence_{domain}"], records[f"confidence_{domain}"] = path, record
+    for domain, (path, record) in plots_baselines.read_all(args.baselines
+                                                          or sorted(FIGURES.glob("baselines_*.json"))).items():
+        paths[f"baselines_{domain}"], records[f"baselines_{domain}"] = path, record
     for name, record in records.items():
         path = paths[name]
         if args.copy and path.resolve() != (args.out / f"{name}.json").resolve():
@@ -331,6 +339,8 @@ def main(argv=None) -> int:
             plots_diagnostics.all_from_diagnostics(record, args.out)
         elif name.startswith("confidence_"):
             plots_confidence.draw(record, args.out)
+        elif name.startswith("baselines_"):
+            plots_baselines.draw(record, args.out)
         else:
             for note in all_from_suboptimality(record, args.out):
                 print(f"{name}: {note}")

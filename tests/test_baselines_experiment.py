@@ -127,3 +127,32 @@ def test_baselines_config_refuses_unknown_names():
     with pytest.raises(ValueError, match="baselines must be among"):
         baselines.BaselinesConfig(names=("boot", "other"))
     assert np.isfinite(baselines.baselines_config("15-puzzle", "quick").optimal_records)
+
+
+def baselines_record(tmp_path, name="baselines_24-pancake.json", **changes):
+    """A record as --only-baselines writes it, made from the committed 24-pancake record with conformal rows."""
+    record = json.loads((ROOT / "figures" / "table3_24-pancake.json").read_text())
+    cover = {"states": 100, "conformal": 0.9, "plain": 0.6}
+    record.update(only_baselines=True, baselines={"names": ["conformal"]},
+                  conformal=[{"run": 1, "rows": [{"alpha": a, "q": 0.1, "z_alpha": -1.0, "held_out": cover,
+                                                  "test_plans": cover, "searched": cover} for a in (0.9, 0.5)]}])
+    record.update(changes)
+    path = tmp_path / name
+    path.write_text(json.dumps(record))
+    return path
+
+
+def test_la_plots_draws_a_baselines_record_and_refuses_a_wrong_one(tmp_path):
+    from la import plots_baselines
+    path = baselines_record(tmp_path)
+    (domain, (_, record)), = plots_baselines.read_all([path]).items()
+    plots_baselines.draw(record, tmp_path / "out")
+    assert domain == "24-pancake"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["baselines_24-pancake.png",
+                                                                    "baselines_24-pancake_conformal.png"]
+    with pytest.raises(ValueError, match="not a run of the baselines"):
+        plots_baselines.read_all([baselines_record(tmp_path, "other.json", only_baselines=False)])
+    with pytest.raises(ValueError, match="conformal"):
+        plots_baselines.read_all([baselines_record(tmp_path, "bad.json", conformal=[{"run": 1, "rows": [{}]}])])
+    with pytest.raises(ValueError, match="a second baselines record"):
+        plots_baselines.read_all([path, path])

@@ -352,6 +352,8 @@ def main(argv=None) -> int:
     if bcfg is not None:
         record.update(baselines=asdict(bcfg), conformal=[{k: v for k, v in c.items() if k != "summary"}
                                                          for c in conformal])
+    if args.only_baselines:
+        record["only_baselines"] = True
     if cfg.domain != "15-puzzle":
         record.update(title=f"Suboptimality on the {cfg.domain}, {len(cfg.instances)} test tasks (paper Table 3); "
                             f"averages over solved tasks, error bars: sd over runs",

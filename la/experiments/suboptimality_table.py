@@ -160,6 +160,10 @@ def write_results(out: Path, record: dict, tests: list) -> None:
 def draw(record: dict, out: Path) -> list:
     """The figures into the results folder, named as `la.plots.figure_names` says: the 15-puzzle's four, or
     Table 3's, its calibration and learning curves (and, on blocksworld, calibration on uniform states).
-    Returns a note for each figure the record cannot give (Figures 1 and 2 off the 15-puzzle)."""
-    from la import plots
+    Returns a note for each figure the record cannot give (Figures 1 and 2 off the 15-puzzle). A run of the
+    baselines alone (--only-baselines) draws theirs (`la.plots_baselines`)."""
+    from la import plots, plots_baselines
+    if record.get("only_baselines"):
+        plots_baselines.draw(record, out)
+        return []
     return plots.all_from_suboptimality(record, out)

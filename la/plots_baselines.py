@@ -1,0 +1,69 @@
+"""The figures of a run of the competing learners beside saved networks (`la.experiments.suboptimality
+--baselines ... --only-baselines`, `la/experiments/baselines.py`): their rows against α, and the conformal rows'
+coverage. Records are `figures/baselines_<domain>.json`; `python -m la.plots` redraws them."""
+from pathlib import Path
+
+import numpy as np
+
+from la.cli import NUMBER, check_shape
+from la.plots import _save, plt, table1_suboptimality
+from la.plots_records import read_record
+
+SETS = {"held_out": "held-out states drawn like the calibration set",
+        "test_plans": "states along the test tasks' optimal plans", "searched": "states IDA* evaluated"}
+_COVER = {"states": int, "conformal": NUMBER, "plain": NUMBER}
+CONFORMAL = [{"run": int, "rows": [{"alpha": NUMBER, "q": NUMBER, "z_alpha": NUMBER,
+                                    **dict.fromkeys(SETS, _COVER)}]}]
+
+
+def read_all(paths: list) -> dict:
+    """The baselines records in `paths` by domain, each checked; a record of another kind, or a second one of a
+    domain, is refused in one line naming the file."""
+    records = {}
+    for path in paths:
+        record, file = read_record(path, "suboptimality"), repr(str(path))
+        if not record.get("only_baselines") or "baselines" not in record:
+            raise ValueError(f"{file}: not a run of the baselines beside saved networks (--only-baselines)")
+        check_shape(record.get("conformal", []), CONFORMAL, file, "conformal")
+        domain = record.get("domain", "15-puzzle")
+        if domain in records:
+            raise ValueError(f"{file}: a second baselines record of the {domain}, after {str(records[domain][0])!r}")
+        records[domain] = (Path(path), record)
+    return records
+
+
+def figure_names(record: dict) -> dict:
+    stem = f"baselines_{record.get('domain', '15-puzzle')}"
+    return {"table": f"{stem}.png", "conformal": f"{stem}_conformal.png"}
+
+
+def draw(record: dict, out) -> None:
+    """The rows against α (as Table 1's figure draws them) and, if there are conformal rows, their coverage."""
+    names = figure_names(record)
+    table1_suboptimality(record, Path(out) / names["table"])
+    if record.get("conformal"):
+        conformal_coverage(record, Path(out) / names["conformal"])
+
+
+def conformal_coverage(record: dict, path) -> None:
+    """Per state set, the fraction of states with y ≤ h* against α: the conformal bound and the plain y^α, mean
+    over runs; calibrated points lie on or above the diagonal."""
+    runs = record["conformal"]
+    alphas = [r["alpha"] for r in runs[0]["rows"]]
+    fig, axes = plt.subplots(1, len(SETS), figsize=(13, 3.8), sharey=True)
+    for ax, (key, title) in zip(axes, SETS.items()):
+        for which, style in (("conformal", "o-"), ("plain", "s--")):
+            cover = [np.mean([run["rows"][i][key][which] for run in runs]) for i in range(len(alphas))]
+            label = "μ + σ_a·q_α (conformal)" if which == "conformal" else "y^α (plain)"
+            ax.plot(alphas, cover, style, label=label)
+        ax.plot([0, 1], [0, 1], ":", color="tab:gray", lw=1, label="y = α")
+        states = runs[0]["rows"][0][key]["states"]
+        ax.set_title(f"{title}\n({states:,} states per run)", fontsize=9)
+        ax.set_xlim(min(alphas) - 0.05, max(alphas) + 0.05)
+        ax.set_xlabel("α")
+    axes[0].set_ylabel("fraction of states with y ≤ h*")
+    axes[0].legend(fontsize=8)
+    fig.suptitle(f"Conformal y^α on the {record.get('domain', '15-puzzle')}: coverage, {len(runs)} run(s)",
+                 fontsize=11)
+    fig.tight_layout()
+    _save(fig, path)
