@@ -262,4 +262,5 @@ def test_an_unknown_order_is_refused():
 def test_depth_first_order_on_korf_instances_slow(weight, instances):
     h = Weighted(MD, weight)
     for instance in instances:
-        assert_same_search(ida_star(PUZZLE, h, KORF[instance].state), reference.ida_star(PUZZLE, h, KORF[instance].state))
+        start = KORF[instance].state
+        assert_same_search(ida_star(PUZZLE, h, start), reference.ida_star(PUZZLE, h, start))

@@ -41,7 +41,7 @@ def figures_as_git_sees_them() -> tuple:
 def run_tutorial(tutorial: Path) -> None:
     """Run one tutorial: it must pass, save its figure into the ignored folder, and change no tracked figure."""
     figure = tutorial_figure_path(tutorial)
-    figure.unlink(missing_ok=True)                    # an ignored file of an earlier run, so that this run must write it
+    figure.unlink(missing_ok=True)           # an ignored file of an earlier run, so that this run must write it
     status, tracked = figures_as_git_sees_them()
     out = subprocess.run([sys.executable, str(tutorial)], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]

@@ -14,9 +14,10 @@ goes is read off the finished state: its bottom block's support, which is then t
 the table), so drawing the table with weight g(n, k + 1) and each of the n + k other towers with weight
 g(n, k) gives every one of the g(N, 0) states the same probability: each choice has probability
 g(after)/g(before), and along a sequence these multiply out to g(0, k)/g(N, 0) = 1/g(N, 0).
-g(N, 0) is OEIS A000262: 1, 3, 13, 73, 501, 4051, ... It passes 2^53 at N = 17, beyond which doubles no longer hold it exactly, and 2^64 at N = 20,
-so the counts here are Python integers and each draw is an exact uniform integer below g (`bwstates`
-draws with floating-point probabilities derived from such counts, exact only up to rounding).
+g(N, 0) is OEIS A000262: 1, 3, 13, 73, 501, 4051, ... It passes 2^53 at N = 17, beyond which doubles no longer
+hold it exactly, and 2^64 at N = 20, so the counts here are Python integers and each draw is an exact uniform
+integer below g (`bwstates` draws with floating-point probabilities derived from such counts, exact only up to
+rounding).
 """
 import numpy as np
 

@@ -7,8 +7,9 @@ the FFNN, the state of its dropout rng. Restoring that rng means a reloaded FFNN
 the original would have drawn next, so an interrupted-and-resumed training run matches an uninterrupted one.
 
 `save` writes atomically (`la.io`), so an interrupted run never leaves a half-written file. `pack`/`unpack` give
-the same arrays and metadata to callers that store several objects in one file (training checkpoints). `load` reads with allow_pickle=False and checks that every
-expected array is present with the expected shape; a problem raises ValueError naming the file and the key.
+the same arrays and metadata to callers that store several objects in one file (training checkpoints). `load`
+reads with allow_pickle=False and checks that every expected array is present with the expected shape; a problem
+raises ValueError naming the file and the key.
 """
 import json
 import os
