@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from la.buffer import MemoryBuffer
-from la.checkpoint import as_json
+from la.checkpoint import Prefixed, as_json
 from la.config import DOMAINS, LearnConfig, node_budget
 from la.domains import SlidingTile, random_walk
 from la.domains.uniform import uniform_states
@@ -245,9 +245,7 @@ class Boot:
             raise ValueError(f"{path}: its instances have shape {arrays['instances'].shape}, not (n, {domain.size})")
         try:
             for name in ("ffnn", "adam"):
-                prefix = name + "/"
-                part = _Part({k[len(prefix):]: a for k, a in arrays.items() if k.startswith(prefix)})
-                setattr(boot, name, unpack(meta["parts"][name], part, str(path)))
+                setattr(boot, name, unpack(meta["parts"][name], Prefixed(arrays, name + "/"), str(path)))
             boot.examples = MemoryBuffer.from_arrays(config.learn.buffer_size, arrays["examples/states"],
                                                      arrays["examples/labels"])
             for key in STATE:
@@ -258,14 +256,6 @@ class Boot:
                 raise                                               # `unpack` named the file already
             raise ValueError(f"{path}: not a whole Boot checkpoint ({type(error).__name__}: {error})") from None
         return boot
-
-
-class _Part(dict):
-    """One network's or optimiser's arrays, as `la.nn.persist.unpack` reads them (`.files` and `[key]`)."""
-
-    @property
-    def files(self):
-        return list(self)
 
 
 def _read(path) -> tuple[dict, dict]:

@@ -26,7 +26,7 @@ IDENTITY = ("domain", "encoding", "config")       # what makes two checkpoints t
 LEGACY = {"encoding": ONE_HOT}                     # checkpoints written before the encoding was recorded
 
 
-class _Prefixed:
+class Prefixed:
     """The arrays of one part of a checkpoint, seen without their 'part/' prefix (for `la.nn.persist`)."""
 
     def __init__(self, data, prefix: str):
@@ -62,7 +62,7 @@ def read_checkpoint(path, identity: dict) -> dict:
             if saved != as_json({key: identity[key] for key in IDENTITY}):
                 raise ValueError(f"{path}: the checkpoint belongs to another run (different domain, encoding "
                                  f"or config)")
-            parts = {name: unpack(part, _Prefixed(data, name + "/"), path)
+            parts = {name: unpack(part, Prefixed(data, name + "/"), path)
                      for name, part in meta["parts"].items() if name in PARTS}
             return {**meta, "parts": parts, "buffer": (data[BUFFER[0]], data[BUFFER[1]])}
     except (OSError, EOFError, KeyError, zipfile.BadZipFile) as error:
@@ -88,7 +88,7 @@ def check_checkpoint(path) -> None:
     for name, part in meta["parts"].items():
         if name not in PARTS or not isinstance(part, dict) or "class" not in part:
             raise ValueError(f"{path}: part '{name}' is not one a checkpoint holds")
-        unpack(part, _Prefixed(arrays, name + "/"), path)
+        unpack(part, Prefixed(arrays, name + "/"), path)
     if any(key not in arrays for key in BUFFER):
         raise ValueError(f"{path}: missing the memory buffer ('{BUFFER[0]}', '{BUFFER[1]}')")
     states, labels = arrays["buffer/states"], arrays["buffer/labels"]

@@ -17,7 +17,7 @@ from la.calibration import conformal_quantile, plan_states, residuals
 from la.domains import Pancake, SlidingTile
 from la.domains.uniform import uniform_states
 from la.experiments import baselines
-from la.experiments.folder import ROOT
+from la.experiments.folder import ROOT, check_folder
 from la.experiments.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, table
 from la.features import TwoDim
@@ -47,6 +47,8 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tm
     for which, outputs in (("boot", 1), ("optimal", 2), ("optimal4", 2)):
         network, about = load_network(tmp_path / "run1" / which / "network.npz")
         assert network.n_out == outputs and about["domain"] == "8-pancake"
+    (tmp_path / "experiment.json").write_text(json.dumps({"settings": {"config": {}}, "command": "a test"}))
+    check_folder(tmp_path)                      # what --resume checks first: every file the units left is whole
 
     conformal = run_units(baselines.conformal_unit, [{**base, "name": "run1/conformal", "run": 1}], tmp_path, 1,
                           None)[0]

@@ -141,7 +141,8 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     encoding = encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir"))
     rng = unit_rng(spec["seed"], spec["run"], KEYS[which])
     if which == "boot":
-        boot = bootstrap(domain, bcfg.boot, rng, checkpoint=folder / "checkpoint.npz", progress=progress,
+        # boot.npz, not checkpoint.npz: --resume checks every checkpoint.npz as LearnHeuristicPrac's (la.checkpoint)
+        boot = bootstrap(domain, bcfg.boot, rng, checkpoint=folder / "boot.npz", progress=progress,
                          encoding=encoding)
         save_network(boot.ffnn, encoding, folder / "network.npz")
         write_json(folder / "boot_log.json", boot.log)
@@ -174,7 +175,7 @@ def row_heuristic(spec: dict, row: str, alpha_network):
     return LikelyAdmissible(network, encoding, None if prefix == "Boot" else float(alpha))
 
 
-def optimal_plan_states(domain, starts, solve) -> tuple:
+def optimal_plan_states(starts, solve) -> tuple:
     """The non-goal states along optimal plans of `starts` and their h*."""
     return plan_states([solve(s) for s in starts])
 
@@ -183,11 +184,12 @@ class Recorder:
     """A heuristic that passes states through to another and keeps every state it scores (for sampling)."""
 
     def __init__(self, h, limit: int):
-        self.h, self.limit, self.seen = h, limit, []
+        self.h, self.limit, self.seen, self.kept = h, limit, [], 0
 
     def __call__(self, states):
-        if sum(len(s) for s in self.seen) < self.limit:
+        if self.kept < self.limit:
             self.seen.append(np.array(states))
+            self.kept += len(states)
         return self.h(states)
 
 
@@ -198,8 +200,8 @@ def conformal_unit(spec: dict, out: Path, verbose: bool) -> dict:
     network, encoding = trained_network(spec, "alpha")
     rng = unit_rng(spec["seed"], spec["run"], KEYS["conformal"])
     solve = optimal_solver(domain, None, spec.get("pdb_dir"))
-    calibrate = optimal_plan_states(domain, uniform_states(domain, bcfg.calibration_starts, rng), solve)
-    held_out = optimal_plan_states(domain, uniform_states(domain, bcfg.held_out_starts, rng), solve)
+    calibrate = optimal_plan_states(uniform_states(domain, bcfg.calibration_starts, rng), solve)
+    held_out = optimal_plan_states(uniform_states(domain, bcfg.held_out_starts, rng), solve)
     progress(f"{len(calibrate[1]):,} calibration and {len(held_out[1]):,} held-out states labelled")
     sets = {"held_out": held_out, "test_plans": calibration_states(cfg.domain)}
     tasks = [t for t in TEST_SETS[cfg.domain]() if t.id in cfg.instances][:bcfg.searched_tasks]
