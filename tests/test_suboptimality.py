@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from la import plots
+from la import plots, plots_generate_task
 from la.calibration import admissible_fraction, calibration, korf_states_with_h_star
 from la import data
 from la.experiments.suboptimality import DEFAULT, easiest_korf, summarize
@@ -83,7 +83,7 @@ def test_the_korf_states_with_known_h_star():
     ("suboptimality_quick.json", plots.table1_suboptimality),
     ("suboptimality_quick.json", plots.calibration),
     ("suboptimality_quick.json", plots.learning_curves),
-    ("suboptimality_quick.json", plots.figure1_generate_task),
+    ("suboptimality_quick.json", plots_generate_task.figure1_generate_task),
 ])
 def test_each_figure_function_draws_from_a_small_saved_results_file(name, function, tmp_path):
     function(json.loads((DATA / name).read_text()), tmp_path / "figure.png")

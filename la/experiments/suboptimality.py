@@ -37,7 +37,8 @@ from la.cli import COUNT_MAX, Parser, count, existing_folder, integer, names, ou
 from la.config import LearnConfig
 from la.domains import make_domain
 from la.experiments import baselines, figure_data, table3
-from la.experiments.trained import calibration_states, encoding_for, trained_network
+from la.experiments.trained import (calibration_states, check_networks, encoding_for, load_pdbs,
+                                    trained_network)
 from la.experiments.folder import ROOT, TASKS, prepare, provenance, read_tasks
 from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
@@ -49,9 +50,8 @@ from la.heuristics.likely_admissible import LikelyAdmissible
 from la.heuristics.pdb import PDBHeuristic, partition_sums
 from la.io import write_json
 from la.learn import learn_heuristic
-from la.network import load_network, save_network
+from la.network import save_network
 from la.nn.config import FFNNConfig
-from la.pdb.store import default_folder
 from la.search import ida_star
 
 # The paper's Table 1: row -> (time s, generated nodes, suboptimality %, % optimal).
@@ -252,39 +252,6 @@ def parse_args(argv):
                         help="where pattern databases are cached, for the domains other than the 15-puzzle "
                              "(default: $LA_PDB_DIR, else ~/.cache/la/pdb); missing ones are built there first")
     return parser.parse_args(argv)
-
-
-def check_networks(folder: Path, runs, domain: str = "15-puzzle") -> None:
-    """Refuse a --networks folder unless every run's two networks are there, readable, trained on `domain` and
-    of the right kind; `runs`: the number of runs, or the list of those to check (--run K)."""
-    for r in range(1, runs + 1) if isinstance(runs, int) else runs:
-        for which, outputs in zip(NETWORKS, (2, 1)):
-            path = folder / f"run{r}" / which / "network.npz"
-            if not path.is_file():
-                raise ValueError(f"--networks {folder}: no network for run {r} ({which}/network.npz)")
-            try:
-                network, _ = load_network(path, make_domain(domain))
-            except ValueError as error:
-                raise ValueError(f"--networks: {error}") from None
-            if getattr(network, "n_out", None) != outputs:
-                raise ValueError(f"--networks: {path} is not a {outputs}-output FFNN, as the {which!r} network must be")
-
-
-def load_pdbs(cfg, networks: Path | None, pdb_dir, runs=None) -> None:
-    """Make, in this process, every encoding the run needs (the one trained, each saved network's, the
-    baseline's), so that missing PDBs are built once, here, with a progress line, before any worker starts.
-    `main` calls it before the results folder is prepared: a PDB folder that cannot be written while PDBs are
-    missing is a one-line error (la.pdb.store) with nothing written in the results folder."""
-    needed = [(cfg.domain, cfg.encoding)] if networks is None or cfg.baseline in ("pdb", "max-pdb") else []
-    for r in (runs or range(1, cfg.runs + 1)) if networks is not None else ():
-        for which in NETWORKS:
-            about = load_network(networks / f"run{r}" / which / "network.npz")[1]
-            needed.append((about["domain"], about["encoding"]))
-    made = {id(e): e for e in (encoding_for(domain, description, pdb_dir) for domain, description in needed)}
-    for encoding in made.values():
-        if hasattr(encoding, "pdbs"):
-            folder = pdb_dir or default_folder()
-            print(f"{len(encoding.pdbs)} {encoding.domain.name} PDBs ready in {folder}", flush=True)
 
 
 def main(argv=None) -> int:

@@ -1,5 +1,6 @@
 """The networks an experiment trained (or was given with --networks), and what they are tested on: their inputs,
-made once per process, and the states with known h* along the test tasks' optimal plans."""
+made once per process (their PDBs loaded, or built, before any work), and the states with known h* along the
+test tasks' optimal plans."""
 import functools
 import json
 from pathlib import Path
@@ -7,8 +8,10 @@ from pathlib import Path
 from la.calibration import states_with_h_star
 from la.domains import make_domain
 from la.experiments import table3
+from la.experiments.suboptimality_table import NETWORKS
 from la.features import describe, for_domain, from_description
 from la.network import load_network
+from la.pdb.store import default_folder
 
 
 def encoding_for(domain: str, description: dict | None = None, pdb_dir=None):
@@ -41,3 +44,36 @@ def trained_network(spec: dict, which: str) -> tuple:
 def calibration_states(domain: str) -> tuple:
     """The non-goal states along optimal plans of the domain's test tasks, all of them, and their h*."""
     return states_with_h_star(make_domain(domain), table3.TEST_SETS[domain]())
+
+
+def check_networks(folder: Path, runs, domain: str = "15-puzzle") -> None:
+    """Refuse a --networks folder unless every run's two networks are there, readable, trained on `domain` and
+    of the right kind; `runs`: the number of runs, or the list of those to check (--run K)."""
+    for r in range(1, runs + 1) if isinstance(runs, int) else runs:
+        for which, outputs in zip(NETWORKS, (2, 1)):
+            path = folder / f"run{r}" / which / "network.npz"
+            if not path.is_file():
+                raise ValueError(f"--networks {folder}: no network for run {r} ({which}/network.npz)")
+            try:
+                network, _ = load_network(path, make_domain(domain))
+            except ValueError as error:
+                raise ValueError(f"--networks: {error}") from None
+            if getattr(network, "n_out", None) != outputs:
+                raise ValueError(f"--networks: {path} is not a {outputs}-output FFNN, as the {which!r} network must be")
+
+
+def load_pdbs(cfg, networks: Path | None, pdb_dir, runs=None) -> None:
+    """Make, in this process, every encoding the run needs (the one trained, each saved network's, the
+    baseline's), so that missing PDBs are built once, here, with a progress line, before any worker starts.
+    `main` calls it before the results folder is prepared: a PDB folder that cannot be written while PDBs are
+    missing is a one-line error (la.pdb.store) with nothing written in the results folder."""
+    needed = [(cfg.domain, cfg.encoding)] if networks is None or cfg.baseline in ("pdb", "max-pdb") else []
+    for r in (runs or range(1, cfg.runs + 1)) if networks is not None else ():
+        for which in NETWORKS:
+            about = load_network(networks / f"run{r}" / which / "network.npz")[1]
+            needed.append((about["domain"], about["encoding"]))
+    made = {id(e): e for e in (encoding_for(domain, description, pdb_dir) for domain, description in needed)}
+    for encoding in made.values():
+        if hasattr(encoding, "pdbs"):
+            folder = pdb_dir or default_folder()
+            print(f"{len(encoding.pdbs)} {encoding.domain.name} PDBs ready in {folder}", flush=True)
