@@ -16,7 +16,7 @@ calibration (`table3_<D>_calibration.png`; on blocksworld also `_calibration_uni
 learning curves (`table3_<D>_learning_curves.png`). Figures 1 and 2 draw GenerateTaskPrac on 15-puzzle boards,
 so only 15-puzzle records hold their data; on the other domains they are skipped, and said so. A confidence
 record (`la.experiments.confidence --domain D`, figures/confidence_<D>.json) draws its two figures
-(`la.plots_confidence`), a record of the baselines beside saved networks (figures/baselines_<D>.json) its
+(`la.plots_confidence`), the records of the baselines beside saved networks (figures/baselines_<D>*.json) their
 two (`la.plots_baselines`); Figures 1 and 2 are drawn by `la.plots_generate_task`.
 """
 import shutil
@@ -236,8 +236,8 @@ def main(argv=None) -> int:
                         help="a confidence record (the results.json of la.experiments.confidence --domain D), once "
                              "per domain (default: every figures/confidence_<domain>.json there is)")
     parser.add_argument("--baselines", type=existing_file, action="append", metavar="FILE",
-                        help="a record of the baselines beside saved networks (suboptimality --only-baselines), once "
-                             "per domain (default: every figures/baselines_<domain>.json there is)")
+                        help="a record of the baselines beside saved networks (suboptimality --only-baselines); "
+                             "the records of a domain are drawn as one (default: every figures/baselines_*.json)")
     parser.add_argument("--diagnostics", type=existing_file, default=None,
                         help="the diagnostics experiment's diagnostics.json (default figures/diagnostics.json "
                              "when it is there)")

@@ -17,19 +17,36 @@ CONFORMAL = [{"run": int, "rows": [{"alpha": NUMBER, "q": NUMBER, "z_alpha": NUM
 
 
 def read_all(paths: list) -> dict:
-    """The baselines records in `paths` by domain, each checked; a record of another kind, or a second one of a
-    domain, is refused in one line naming the file."""
+    """The baselines records in `paths` by domain, each checked; a record of another kind is refused in one line
+    naming the file. Records of one domain (Boot's run and the other baselines', say) are drawn as one
+    (`merge`); the first file names them."""
     records = {}
     for path in paths:
         record, file = read_record(path, "suboptimality"), repr(str(path))
         if not record.get("only_baselines") or "baselines" not in record:
             raise ValueError(f"{file}: not a run of the baselines beside saved networks (--only-baselines)")
-        check_shape(record.get("conformal", []), CONFORMAL, file, "conformal")
+        if record.get("conformal"):                 # empty in a run without the conformal rows
+            check_shape(record["conformal"], CONFORMAL, file, "conformal")
         domain = record.get("domain", "15-puzzle")
         if domain in records:
-            raise ValueError(f"{file}: a second baselines record of the {domain}, after {str(records[domain][0])!r}")
+            record = merge(records[domain][1], record, file)
+            path = records[domain][0]
         records[domain] = (Path(path), record)
     return records
+
+
+def merge(first: dict, second: dict, file: str) -> dict:
+    """Two baselines records of one domain as one: the rows measured in either (the paper's rows, which such a
+    record holds unmeasured, once) and the conformal runs of both; a row measured in both is refused."""
+    if first["config"]["alphas"] != second["config"]["alphas"]:
+        raise ValueError(f"{file}: its α rows differ from the other {second.get('domain', '15-puzzle')} record's")
+    rows = {r["row"]: r for r in first["table"]}
+    for row in second["table"]:
+        if row["runs"] and rows.get(row["row"], {}).get("runs"):
+            raise ValueError(f"{file}: row {row['row']!r} was measured in another baselines record too")
+        if row["runs"] or row["row"] not in rows:
+            rows[row["row"]] = row
+    return {**first, "table": list(rows.values()), "conformal": first.get("conformal", []) + second.get("conformal", [])}
 
 
 def figure_names(record: dict) -> dict:

@@ -85,7 +85,7 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tm
     (["--baselines", ""], "at least one baseline"),
     (["--optimal-records", "0"], "--optimal-records"),
     (["--baselines", "boot", "--only-baselines"], "--only-baselines tests the baselines' rows beside saved"),
-    (["--baselines", "boot", "--boot-instances", "3"], "ins_min must lie in 1..instances (3)"),
+    (["--baselines", "boot", "--boot-instances", "0"], "--boot-instances"),
 ])
 def test_the_command_refuses_bad_baseline_options_in_one_line(args, message, tmp_path, capsys):
     try:
@@ -120,8 +120,12 @@ def test_the_alpha_runs_buffer_size_comes_from_its_checkpoint_when_the_log_is_no
 def test_fewer_boot_instances_are_said_as_a_reduction():
     assert baselines.reductions(baselines.baselines_config("24-pancake", "full"), "full") == []
     fewer = baselines.baselines_config("24-pancake", "full", boot_instances=500)
-    assert fewer.boot.instances == 500
-    assert baselines.reductions(fewer, "full") == ["Boot on 500 training instances (its authors': 5,000)"]
+    assert (fewer.boot.instances, fewer.boot.ins_min, fewer.boot.walk_instances) == (500, 8, 500)   # 7.5 rounds up
+    assert baselines.reductions(fewer, "full") == ["Boot on 500 training instances, ins_min 8 (its authors': "
+                                                   "5,000, 75)"]
+    many = baselines.baselines_config("24-pancake", "full", boot_instances=100_000)
+    assert (many.boot.ins_min, many.boot.walk_instances) == (1500, 1500)      # a walk round keeps ins_min walks
+    assert baselines.baselines_config("24-pancake", "full", boot_instances=10).boot.ins_min == 1
     assert baselines.reductions(replace(fewer, names=("optimal",)), "full") == []
 
 
@@ -156,5 +160,23 @@ def test_la_plots_draws_a_baselines_record_and_refuses_a_wrong_one(tmp_path):
         plots_baselines.read_all([baselines_record(tmp_path, "other.json", only_baselines=False)])
     with pytest.raises(ValueError, match="conformal"):
         plots_baselines.read_all([baselines_record(tmp_path, "bad.json", conformal=[{"run": 1, "rows": [{}]}])])
-    with pytest.raises(ValueError, match="a second baselines record"):
+    with pytest.raises(ValueError, match="row 'Gap' was measured in another baselines record too"):
         plots_baselines.read_all([path, path])
+
+
+def test_two_baselines_records_of_a_domain_are_drawn_as_one(tmp_path):
+    """Boot run on its own beside a run of the other baselines: one table, the paper's rows once."""
+    from la import plots_baselines
+    table = json.loads((ROOT / "figures" / "table3_24-pancake.json").read_text())["table"]
+    paper = [{**r, "runs": 0} for r in table]
+    measured = {r["row"]: r for r in table}
+    first = baselines_record(tmp_path, table=paper + [{**measured["0.9"], "row": "conf 0.9"}])
+    boot = baselines_record(tmp_path, "baselines_24-pancake_boot.json", conformal=[], baselines={"names": ["boot"]},
+                            table=paper + [{**measured["N/A"], "row": "Boot"}])
+    (path, record), = plots_baselines.read_all([first, boot]).values()
+    assert path == first and len(record["conformal"]) == 1
+    rows = [r["row"] for r in record["table"]]
+    assert rows == [r["row"] for r in paper] + ["conf 0.9", "Boot"]
+    assert all(r["runs"] == 0 for r in record["table"][:len(paper)])
+    plots_baselines.draw(record, tmp_path / "out")
+    assert (tmp_path / "out" / "baselines_24-pancake.png").is_file()
