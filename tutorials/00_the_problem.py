@@ -41,6 +41,9 @@ every claim can be checked exactly. The tutorials that follow build the paper's 
     10 Table 1 at tutorial scale       suboptimality against α, the single-output network, Manhattan distance
     11 Table 2 at tutorial scale       GenerateTaskPrac against LengthInc task generation
     12 pattern databases               the admissible heuristics behind the features of the other domains
+    13 the method on pancakes          Table 3's domains: PDB inputs, the floor h_ad, both networks on the 24-pancake
+    14 confidence-aware search         Heller et al. (2022): a classifier's confidence, GBFS, the dual queue
+    15 the competing learners          Boot, a network trained on optimal plans, conformal y^α that holds
 
 Every tutorial needs only NumPy, SciPy and matplotlib (`pip install -r requirements.txt`; no .NET, no TensorFlow):
 the search, the networks and their gradients are written out in `la` and can be read.
