@@ -274,8 +274,10 @@ def main(argv=None) -> int:
             plots_diagnostics.all_from_diagnostics(record, args.out)
         elif name.startswith("confidence_"):
             plots_confidence.draw(record, args.out)
-        elif name.startswith("baselines_"):
-            plots_baselines.draw(record, args.out)
+        elif name.startswith("baselines_"):              # beside the saved networks' own rows, if committed
+            domain = name.removeprefix("baselines_")
+            plots_baselines.draw(record, args.out,
+                                 records.get("suboptimality" if domain == "15-puzzle" else f"table3_{domain}"))
         else:
             for note in all_from_suboptimality(record, args.out):
                 print(f"{name}: {note}")

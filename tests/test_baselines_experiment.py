@@ -180,3 +180,19 @@ def test_two_baselines_records_of_a_domain_are_drawn_as_one(tmp_path):
     assert all(r["runs"] == 0 for r in record["table"][:len(paper)])
     plots_baselines.draw(record, tmp_path / "out")
     assert (tmp_path / "out" / "baselines_24-pancake.png").is_file()
+
+
+def test_the_baselines_figure_draws_the_saved_networks_own_rows_beside_them(tmp_path, monkeypatch):
+    """`la.plots` hands the networks' own record (figures/table3_<domain>.json) to the baselines' figure."""
+    from la import plots_baselines
+    own = json.loads((ROOT / "figures" / "table3_24-pancake.json").read_text())
+    paper = [{**r, "runs": 0} for r in own["table"]]
+    boot = json.loads(baselines_record(tmp_path, conformal=[], table=paper + [{**paper[-1], "row": "Boot",
+                                                                               "runs": 1}]).read_text())
+    drawn = []
+    monkeypatch.setattr(plots_baselines, "table1_suboptimality", lambda record, path: drawn.append(record))
+    plots_baselines.draw(boot, tmp_path / "out", own)
+    rows = {r["row"]: r["runs"] for r in drawn[0]["table"]}
+    assert rows == {**{r["row"]: 1 for r in own["table"]}, "Boot": 1}
+    with pytest.raises(ValueError, match="measured in another baselines record too"):
+        plots_baselines.draw(own | {"only_baselines": True}, tmp_path / "out", own)
