@@ -21,6 +21,7 @@ two (`la.plots_baselines`); Figures 1 and 2 are drawn by `la.plots_generate_task
 """
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -135,8 +136,9 @@ def table1_suboptimality(results: dict, path) -> None:
     for r in results["table"]:
         name = f"α = {r['row']}" if r["row"] in {str(a) for a in alphas} else r["row"]
         counts.append(f"{name}: %d/%d" % _unsolved(r))
-    fig.text(0.5, 0.01, "not solved within the test budget:   " + ",   ".join(counts), ha="center", fontsize=9)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    lines = textwrap.wrap("not solved within the test budget:   " + ",   ".join(counts), 190)   # many rows: wrap
+    fig.text(0.5, 0.01, "\n".join(lines), ha="center", fontsize=9)
+    fig.tight_layout(rect=(0, 0.04 + 0.025 * len(lines), 1, 1))
     _save(fig, path)
 
 

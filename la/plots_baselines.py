@@ -23,7 +23,8 @@ def read_all(paths: list) -> dict:
     records = {}
     for path in paths:
         record, file = read_record(path, "suboptimality"), repr(str(path))
-        if not record.get("only_baselines") or "baselines" not in record:
+        only = record.get("only_baselines") or "--only-baselines" in str(record.get("command", "")).split()
+        if not only or "baselines" not in record:       # records before the flag was written show it in the command
             raise ValueError(f"{file}: not a run of the baselines beside saved networks (--only-baselines)")
         if record.get("conformal"):                 # empty in a run without the conformal rows
             check_shape(record["conformal"], CONFORMAL, file, "conformal")
