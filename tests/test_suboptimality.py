@@ -95,9 +95,13 @@ def test_plots_command_redraws_every_figure(tmp_path):
                           "--suboptimality", DATA / "suboptimality_quick.json", "--out", tmp_path, "--copy"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    # Records committed in figures/ are drawn by default too: each figures/table3_*.json and confidence_*.json,
-    # and figures/diagnostics.json.
-    drawn = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(("table3_", "confidence_")))
+    # Records committed in figures/ are drawn by default too: each figures/table3_*.json, confidence_*.json and
+    # baselines_*.json (one domain's baselines records as one), and figures/diagnostics.json.
+    committed = {p.name.split("_")[1].split(".")[0] for p in (ROOT / "figures").glob("baselines_*.json")}
+    assert {p.name for p in tmp_path.iterdir() if p.name.startswith("baselines_")} == {
+        f"baselines_{d}{end}" for d in committed for end in (".json", ".png", "_conformal.png")}
+    drawn = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(("table3_", "confidence_",
+                                                                                  "baselines_")))
     assert drawn == ["calibration.png", "calibration_decomposition.png", "diagnostics.json", "efficiency.json",
                      "figure1_generate_task.png", "learning_curves.png", "sigma_e_by_distance.png",
                      "suboptimality.json", "table1_suboptimality.png", "table2_efficiency.png"]
