@@ -23,8 +23,7 @@ def read_all(paths: list) -> dict:
     records = {}
     for path in paths:
         record, file = read_record(path, "suboptimality"), repr(str(path))
-        only = record.get("only_baselines") or "--only-baselines" in str(record.get("command", "")).split()
-        if not only or "baselines" not in record:       # records before the flag was written show it in the command
+        if not only_baselines(record) or "baselines" not in record:
             raise ValueError(f"{file}: not a run of the baselines beside saved networks (--only-baselines)")
         if record.get("conformal"):                 # empty in a run without the conformal rows
             check_shape(record["conformal"], CONFORMAL, file, "conformal")
@@ -34,6 +33,12 @@ def read_all(paths: list) -> dict:
             path = records[domain][0]
         records[domain] = (Path(path), record)
     return records
+
+
+def only_baselines(record: dict) -> bool:
+    """Whether a suboptimality record is a run of the baselines beside saved networks (--only-baselines); records
+    written before the flag was show it in their command."""
+    return bool(record.get("only_baselines")) or "--only-baselines" in str(record.get("command", "")).split()
 
 
 def merge(first: dict, second: dict, file: str) -> dict:

@@ -163,7 +163,7 @@ def draw(record: dict, out: Path) -> list:
     Returns a note for each figure the record cannot give (Figures 1 and 2 off the 15-puzzle). A run of the
     baselines alone (--only-baselines) draws theirs (`la.plots_baselines`)."""
     from la import plots, plots_baselines
-    if record.get("only_baselines"):
+    if plots_baselines.only_baselines(record):
         plots_baselines.draw(record, out)
         return []
     return plots.all_from_suboptimality(record, out)
