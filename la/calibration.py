@@ -35,7 +35,7 @@ from la.domains import Blocksworld, Pancake, SlidingTile
 from la.domains.blocksworld_cost import optimal_cost, optimal_plan
 from la.domains.blocksworld_uniform import uniform_states
 from la.heuristics import Gap, Manhattan
-from la.heuristics.likely_admissible import SCALE, LikelyAdmissible
+from la.heuristics.likely_admissible import SCALE, LikelyAdmissible, to_h
 from la.search import ida_star
 
 ALPHAS = (0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
@@ -94,7 +94,9 @@ def admissible_fraction(values, h_star) -> float:
 
 
 def calibration(heuristic_for, states, h_star, alphas=ALPHAS) -> list:
-    """For each α: the fraction with y^α <= h*, the fraction with the integer h <= h*, and the mean h/h*.
+    """For each α: the fraction with y^α <= h*, the fraction with the integer h <= h*, the mean h/h*, and, where
+    the encoding has an admissible floor h_ad (paper §5), the fraction on which the network sets h:
+    round(y^α) > h_ad, so h = max(round(y^α), h_ad) is not h_ad's value (None without a floor).
 
     `heuristic_for(alpha)` returns a LikelyAdmissible heuristic for that α.
     """
@@ -102,9 +104,11 @@ def calibration(heuristic_for, states, h_star, alphas=ALPHAS) -> list:
     for alpha in alphas:
         h = heuristic_for(alpha)
         y = h.values(h.hidden(states))
+        h_ad = h.encoding.admissible(states)
         rows.append({"alpha": alpha, "y_alpha_below_h_star": admissible_fraction(y, h_star),
                      "h_admissible": admissible_fraction(h(states), h_star),
-                     "mean_h_over_h_star": float(np.mean(h(states) / h_star))})
+                     "mean_h_over_h_star": float(np.mean(h(states) / h_star)),
+                     "network_above_h_ad": None if h_ad is None else float(np.mean(to_h(y) > h_ad))})
     return rows
 
 

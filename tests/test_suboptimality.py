@@ -45,6 +45,9 @@ def test_the_table_prints_no_spread_for_one_run_and_the_papers_small_times():
 class ToyHeuristic:
     """y^α(state i) = 10 + i − 100α + 0.5 over states 0..99, whose h* is 10: y^α <= h* for exactly 100α states."""
 
+    class encoding:                                                  # noqa: N801 (no floor h_ad, as one-hot)
+        admissible = staticmethod(lambda states: None)
+
     def __init__(self, alpha):
         self.alpha = alpha
 
@@ -71,6 +74,20 @@ def test_calibration_of_a_toy_heuristic_with_a_known_answer():
     rows = calibration(ToyHeuristic, states, h_star, alphas=(0.05, 0.25, 0.5, 0.9))
     assert [r["y_alpha_below_h_star"] for r in rows] == pytest.approx([0.05, 0.25, 0.5, 0.9])
     assert admissible_fraction([1, 2, 3], [1, 1, 5]) == pytest.approx(2 / 3)
+    assert all(r["network_above_h_ad"] is None for r in rows)
+
+
+class FlooredToy(ToyHeuristic):
+    """The toy with the floor h_ad = 30 on every state."""
+
+    class encoding:                                                  # noqa: N801
+        admissible = staticmethod(lambda states: np.full(len(states), 30))
+
+
+def test_calibration_counts_the_states_where_the_network_lifts_h_above_its_floor():
+    # round(10.5 + i − 100α) > 30 exactly for i >= 21 + 100α (30.5 rounds half to even, to 30): 79 − 100α states
+    rows = calibration(FlooredToy, np.arange(100), np.full(100, 10), alphas=(0.05, 0.25, 0.5, 0.9))
+    assert [r["network_above_h_ad"] for r in rows] == pytest.approx([0.74, 0.54, 0.29, 0.0])
 
 
 def test_the_korf_states_with_known_h_star():

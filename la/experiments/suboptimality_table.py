@@ -99,15 +99,17 @@ def format_table(rows: list, boot=None) -> str:
 
 
 def calibration_table(results: list, key: str = "calibration") -> list:
-    """Per α, the fraction of states with y^α <= h* (and h <= h*) averaged over runs; `key` names which states'
-    ("calibration_random": blocksworld's uniform ones)."""
+    """Per α, the fraction of states with y^α <= h* (and h <= h*, and where an encoding has a floor h_ad, with
+    round(y^α) > h_ad) averaged over runs; `key` names which states ("calibration_random": blocksworld's uniform
+    ones)."""
     rows = []
     for i, alpha in enumerate(ALPHAS):
         below = [r[key][i]["y_alpha_below_h_star"] for r in results]
         admissible = [r[key][i]["h_admissible"] for r in results]
+        above = [r[key][i].get("network_above_h_ad") for r in results]
         rows.append({"alpha": alpha, "y_alpha_below_h_star": mean_std(below)[0],
                      "y_alpha_below_h_star_sd": mean_std(below)[1], "h_admissible": mean_std(admissible)[0],
-                     "runs": len(results)})
+                     "network_above_h_ad": None if None in above else mean_std(above)[0], "runs": len(results)})
     return rows
 
 
