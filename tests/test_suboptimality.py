@@ -30,6 +30,26 @@ def test_suboptimality_and_percent_optimal_by_hand():
     assert summarize(records[3:])["subopt"] is None
 
 
+def test_a_baseline_tested_on_some_tasks_has_no_columns_on_the_tasks_every_row_solved():
+    from types import SimpleNamespace
+    from la.experiments.suboptimality_table import table
+
+    def test(row, outcomes):          # outcomes: id -> cost (None: unsolved); every optimal cost is 10
+        records = [{"id": i, "solved": c is not None, "cost": c, "optimal": 10, "generated": 100, "seconds": 1.0}
+                   for i, c in outcomes.items()]
+        return {"run": 1, "row": row, "records": records, **summarize(records)}
+
+    cfg = SimpleNamespace(instances=(1, 2, 3), baseline_instances=(1,), baseline_row="PDB",
+                          rows=lambda: ["PDB", "0.9"])
+    tests = [test("PDB", {1: 10}), test("0.9", {1: 11, 2: 10, 3: None})]
+    pdb, learned = table(cfg, tests, {})
+    assert learned["common"] == pytest.approx({"tasks": 2, "generated": 100, "subopt": 5.0, "optimal": 50.0})
+    assert pdb["common"] == {"tasks": 2, "generated": None, "subopt": None, "optimal": None}   # not "100 % on 2"
+    cfg.baseline_instances = cfg.instances
+    tests[0] = test("PDB", {1: 10, 2: 10, 3: 10})
+    assert table(cfg, tests, {})[0]["common"]["optimal"] == 100.0
+
+
 def test_the_table_prints_no_spread_for_one_run_and_the_papers_small_times():
     def row(name, runs, sd):
         return {"row": name, "runs": runs, "tasks": 4, "unsolved": [1] * runs, "time": 2.0, "generated": 200.0,
