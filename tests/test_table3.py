@@ -33,6 +33,8 @@ from la.pdb.store import load
 from la.search import check_plan
 from la.search.bfs import ExactDistances
 
+ROOT = Path(__file__).resolve().parents[1]
+
 FEATURE_DOMAINS = ("24-puzzle", "24-pancake", "15-blocksworld")
 TOY = LearnConfig(num_iter=3, node_limit=50_000, max_steps=40, train_iter=60, wunn_blocks=3,
                   ffnn=FFNNConfig(n_hidden=8, dropout=0.0), wunn=WUNNConfig(n_hidden=8))
@@ -399,3 +401,20 @@ def call_plots(argv):
         return cli.run(plots.main, argv)
     except SystemExit as exit:
         return exit.code
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("domain", ["24-pancake", "24-puzzle"])
+def test_the_committed_table3_networks_give_their_records_calibration(domain):
+    """The committed networks of a finished Table 3 run, re-measured here: their record's calibration, every α
+    and column (the 24-puzzle builds its feature PDBs into la.pdb.store's folder first, minutes once)."""
+    from la.calibration import calibration
+    from la.experiments.trained import calibration_states, trained_network
+    from la.heuristics.likely_admissible import LikelyAdmissible
+    record = json.loads((ROOT / "figures" / f"table3_{domain}.json").read_text())
+    spec = {"config": table3.full(domain), "networks": ROOT / "figures" / f"table3-{domain}-networks", "run": 1}
+    network, encoding = trained_network(spec, "alpha")
+    rows = calibration(lambda alpha: LikelyAdmissible(network, encoding, alpha), *calibration_states(domain))
+    for mine, saved in zip(rows, record["calibration"], strict=True):
+        for key in ("y_alpha_below_h_star", "h_admissible", "network_above_h_ad"):
+            assert mine[key] == pytest.approx(saved[key], abs=1e-12), (domain, mine["alpha"], key)
