@@ -52,7 +52,8 @@ def merge(first: dict, second: dict, file: str) -> dict:
             raise ValueError(f"{file}: row {row['row']!r} was measured in another baselines record too")
         if row["runs"] or row["row"] not in rows:
             rows[row["row"]] = row
-    return {**first, "table": list(rows.values()), "conformal": first.get("conformal", []) + second.get("conformal", [])}
+    conformal = first.get("conformal", []) + second.get("conformal", [])
+    return {**first, "table": list(rows.values()), "conformal": conformal}
 
 
 def figure_names(record: dict) -> dict:

@@ -23,7 +23,6 @@ import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS threa
 import matplotlib                                                         # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt                                           # noqa: E402
-import numpy as np                                                        # noqa: E402
 
 from la import data                                                       # noqa: E402
 from la.domains import make_domain                                        # noqa: E402
@@ -72,7 +71,8 @@ for i in plain:
     other = ida_star(puzzle, md, korf[i].state, order="batched")
     print(f"Korf #{i}: batched cost {batched[i].cost}, every iteration's count identical: {same}; with "
           f"order='batched' the last iteration has {other.per_iteration[-1]:,} nodes against "
-          f"{plain[i].per_iteration[-1]:,}, the others identical: {other.per_iteration[:-1] == plain[i].per_iteration[:-1]}")
+          f"{plain[i].per_iteration[-1]:,}, the others identical: "
+          f"{other.per_iteration[:-1] == plain[i].per_iteration[:-1]}")
     assert same and batched[i].cost == plain[i].cost == other.cost
 
 speed_plain = sum(r.generated for r in plain.values()) / sum(r.seconds for r in plain.values())

@@ -111,8 +111,9 @@ for _ in range(STEPS):
     adam.step(ffnn.params, ffnn.loss_and_grads(X, labels / config.target_scale)[1])
 mu_train, sigma_train = ffnn.predict(X)
 y_q = float(np.quantile(labels, config.q, method="median_unbiased"))      # as the Update computes it
+rms = np.sqrt(np.mean((10 * mu_train - labels) ** 2))
 print(f"\n{TASKS} optimal plans, {len(labels):,} records with labels 0..{labels.max()}; {STEPS} Adam steps in "
-      f"{time.perf_counter() - began:.0f} s: on the records 10μ is off by {np.sqrt(np.mean((10 * mu_train - labels) ** 2)):.2f} "
+      f"{time.perf_counter() - began:.0f} s: on the records 10μ is off by {rms:.2f} "
       f"moves (root mean square), median 10σ_a {np.median(10 * sigma_train):.2f}; y^q = {y_q:.1f}")
 
 # --- 3. How admissible is it? 5,305 states with known h* ----------------------------------------------------------
@@ -135,9 +136,9 @@ for alpha in ALPHAS:
           f"{rate_beyond[alpha]:9.3f} {ratio[alpha]:11.2f}")
 # Reading the table. A calibrated heuristic would put the fraction at α itself: 0.05, ..., 0.99. Compare the
 # printed fractions with α: where they differ, the network's σ_a does not match its errors on states it has not
-# seen (the records above are all it knows of the 15-puzzle's 10^13 states). Whatever the calibration, a larger α makes h admissible
-# more often and weaker (mean h/h* falls): that is the trade the paper relies on, and what the checks at the end
-# test.
+# seen (the records above are all it knows of the 15-puzzle's 10^13 states). Whatever the calibration, a larger
+# α makes h admissible more often and weaker (mean h/h* falls): that is the trade the paper relies on, and what
+# the checks at the end test.
 
 # --- 4. σ_a along one solution, and the training-time quantile rule --------------------------------------------
 korf17 = data.korf100()[16]                          # optimal cost 66: the longest of the 100

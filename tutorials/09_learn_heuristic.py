@@ -108,7 +108,8 @@ for cut in CUTS:
         for r in solved:
             check_plan(puzzle, r.plan[0], r.plan)
         found[name, cut] = len(solved), sum(r.cost == cut for r in solved)
-        line += f"{len(solved):>22d}/{PER_CUT} {found[name, cut][1]:6d} {np.mean([r.generated for r in results]):12,.0f}"
+        nodes = np.mean([r.generated for r in results])
+        line += f"{len(solved):>22d}/{PER_CUT} {found[name, cut][1]:6d} {nodes:12,.0f}"
     print(line)
 # Reading it. Up to the largest label it was trained on, the learned heuristic solves these tasks, mostly
 # optimally; beyond it the network extrapolates, and its searches need more nodes or exhaust the budget. MD needs
@@ -122,7 +123,8 @@ if record.exists():
     row = next(r for r in full["table"] if r["row"] == str(ALPHA))
     print(f"\nthe committed full-scale run ({full['command']}, commit {full['commit'][:7]}): on Korf's 100 at "
           f"α = {ALPHA}, {row['optimal']:.1f} % of the plans optimal, {row['subopt']:.2f} % suboptimality, "
-          f"{row['generated']:,.0f} nodes per instance (paper: {row['paper']['optimal']} %, {row['paper']['subopt']} %)")
+          f"{row['generated']:,.0f} nodes per instance "
+          f"(paper: {row['paper']['optimal']} %, {row['paper']['subopt']} %)")
 
 # --- figure ------------------------------------------------------------------------------------------------------
 it = np.arange(1, len(log) + 1)

@@ -121,7 +121,8 @@ print("calibration, fraction of the 5,305 states on Korf's optimal solutions wit
 common = {r["row"]: r["common"] for r in rows}                 # on the tasks every row solved
 learned = [str(a) for a in cfg.alphas]                          # 0.95 ... 0.05
 print(f"\non the {common['MD']['tasks']} tasks every row solved:")
-print(f"  MD generated fewer nodes than every learned row: {all(common['MD']['generated'] < common[r]['generated'] for r in learned + ['N/A'])}")
+md_fewest = all(common["MD"]["generated"] < common[r]["generated"] for r in learned + ["N/A"])
+print(f"  MD generated fewer nodes than every learned row: {md_fewest}")
 print(f"  suboptimality at α = 0.95 vs 0.05: {common['0.95']['subopt']:.2f} % vs {common['0.05']['subopt']:.2f} %; "
       f"nodes {common['0.95']['generated']:,.0f} vs {common['0.05']['generated']:,.0f}")
 subopts = [common[r]["subopt"] for r in learned]
