@@ -165,8 +165,7 @@ else:
     # The same layout on the 8-puzzle: partition A as above, partition B the board's columns.
     print(f"the 24-puzzle's PDBs are not in the cache ({len(missing)} of {len(patterns24)} missing); "
           f"`python -m la.pdb build --domain 24-puzzle`\nbuilds them (47 s measured on a quiet 2-core machine), "
-          f"and then this part shows "
-          f"the 24-puzzle's 15 inputs.")
+          f"and then this part shows the 24-puzzle's 15 inputs.")
     columns, _ = build(3, [(1, 4, 7), (2, 5, 8), (3, 6)])
     features = TileFeatures(eight, pdbs={"A": [pdb[tiles] for tiles in PARTITION], "B": columns})
     state, optimal = start, exact(start[None])[0]

@@ -191,11 +191,11 @@ def calibration_unit(spec: dict, out: Path, verbose: bool) -> dict:
     network, encoding = trained_network(spec, "alpha")
     heuristic_for = lambda alpha: LikelyAdmissible(network, encoding, alpha)                    # noqa: E731
     rows = calibration(heuristic_for, *calibration_states(cfg.domain))
-    at_09 = next(r for r in rows if r["alpha"] == 0.9)["y_alpha_below_h_star"]
-    result = {"run": spec["run"], "calibration": rows, "summary": f"y^0.9 <= h* on {100 * at_09:.1f} % of states"}
-    lifted = next(r for r in rows if r["alpha"] == 0.9)["network_above_h_ad"]
-    if lifted is not None:
-        result["summary"] += f", round(y^0.9) > h_ad on {100 * lifted:.1f} %"
+    at_09 = next(r for r in rows if r["alpha"] == 0.9)
+    result = {"run": spec["run"], "calibration": rows,
+              "summary": f"y^0.9 <= h* on {100 * at_09['y_alpha_below_h_star']:.1f} % of states"}
+    if at_09["network_above_h_ad"] is not None:
+        result["summary"] += f", round(y^0.9) > h_ad on {100 * at_09['network_above_h_ad']:.1f} %"
     if cfg.calibration_random:
         states, h_star = uniform_blocksworld(make_domain(cfg.domain).size, cfg.calibration_random,
                                              unit_rng(spec["seed"], *UNIFORM_KEY))
@@ -339,7 +339,7 @@ def main(argv=None) -> int:
             print(f"calibration ({states}): " + ", ".join(f"α {c['alpha']}: {100 * c['y_alpha_below_h_star']:.1f} %"
                                                          for c in record[key]))
             if record[key][0].get("network_above_h_ad") is not None:
-                print(f"the network sets h (round(y^α) > h_ad) on: " + ", ".join(
+                print("the network sets h (round(y^α) > h_ad) on: " + ", ".join(
                     f"α {c['alpha']}: {100 * c['network_above_h_ad']:.1f} %" for c in record[key]))
     print(f"results: {out / 'results.json'}, {out / 'results.csv'}; figures in {out}")
     return 0

@@ -56,9 +56,10 @@ def table(cfg, tests: list, paper: dict, extra=()) -> list:
         on_common = [summarize([r for r in t["records"] if r["id"] in common]) for t in mine]
         # A row tested on only some of those tasks (the 24-puzzle's `pdb`) has no columns there: "—".
         tested = all(common <= {r["id"] for r in t["records"]} for t in mine)
-        entry["common"] = {"tasks": len(common), **{column: mean_std(s[column] for s in on_common
-                                                                     if s[column] is not None)[0] if tested else None
-                                                    for column in ("generated", "subopt", "optimal")}}
+        entry["common"] = {"tasks": len(common)}
+        for column in ("generated", "subopt", "optimal"):
+            values = [s[column] for s in on_common if s[column] is not None]
+            entry["common"][column] = mean_std(values)[0] if tested else None
         rows.append(entry)
     return rows
 
