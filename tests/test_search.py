@@ -216,9 +216,34 @@ def test_depth_first_archive_stays_small_in_a_long_iteration(monkeypatch):
     archive, parent = depth_first.Archive(), -1
     for _ in range(400):
         parent = archive.add(np.zeros((100, 16), np.uint8), np.full(100, parent), height=5)
-        archive.compact_if_large(np.array([parent]))
+        if archive.large():
+            archive.compact(np.array([parent]))
     assert archive.next_id == 40_000 and archive.size <= 1_100
     assert len(archive.plan(np.zeros(16, np.uint8), parent)) == 401       # the whole chain of ancestors
+
+
+def test_depth_first_stack_pops_in_preorder_across_segments_and_stops_before_a_goal():
+    """The newest segment is the leftmost; a chunk runs on into older segments and stops before the first goal."""
+    from la.search.depth_first import Stack
+    stack = Stack()
+
+    def rows(ids, goal):
+        n = len(ids)
+        return dict(goal=np.array(goal), state=np.tile(np.array(ids, np.uint8)[:, None], (1, 2)),
+                    h=np.array(ids), pop=np.zeros(n, np.int64), g=np.zeros(n, np.int64), parent=np.array(ids),
+                    w=np.ones(n, np.int64), x=np.zeros(n, np.int64), carry=None)
+
+    stack.push(**rows([10, 11, 12, 13, 14], [False, False, False, True, False]))
+    stack.push(**rows([1, 2], [False, False]))
+    assert len(stack) == 7 and stack.top("h") == 1 and not stack.top_is_goal()
+    one = stack.pop_chunk(1)
+    assert one["h"].tolist() == [1] and one["carry"] is None
+    chunk = stack.pop_chunk(100)
+    assert chunk["h"].tolist() == [2, 10, 11, 12] and chunk["state"][:, 0].tolist() == [2, 10, 11, 12]
+    assert len(stack) == 2 and stack.top("h") == 13 and stack.top_is_goal()
+    stack.add_to_top(5, 2)
+    assert (stack.top("w"), stack.top("x")) == (6, 2)
+    assert stack.parents().tolist() == [13, 14]
 
 
 @pytest.mark.parametrize("domain, heuristic", [(Pancake(9), Hamming), (Blocksworld(7), Hamming),

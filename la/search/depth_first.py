@@ -13,17 +13,20 @@ preorder. When a parent is replaced by its children, its weight plus one (itself
 flow forward onto the next pending node. So the leftmost pending node's w is the number of nodes the
 depth-first search generates before it, and a pending goal is the depth-first search's goal exactly when it
 reaches the top of the stack: everything before it has then been expanded. A chunk never reaches past the
-first pending goal. A second weight x counts the expanded nodes in the same way.
+first pending goal. A second weight x counts the expanded nodes in the same way. The stack is a list of segments,
+one per chunk's pending children, so pushing copies nothing, and a chunk lying in one segment is a view of it.
 
 Expanding a chunk runs ahead of the depth-first search: the pending nodes right of its position (about
 depth × chunk size × branching factor of them) are generated but not yet counted, and are wasted work if the
 goal or the node limit comes first. So a chunk's children are at most 1/AHEAD of the nodes the search has
 counted so far, earlier iterations included (IDA*'s iterations grow about geometrically, so they give the
-scale of this one), and of what is left of the node limit, between FIRST_CHUNK and `batch_size` nodes: small
-while the search is young, full size in long searches. Smaller chunks waste less and pay NumPy's per-call
-cost more often; on 3-million-node searches the run-ahead costs 10-20 % more generated nodes than counted
-with the 15-puzzle's learned heuristic, and dividing by the branching factor keeps the pancake's 23 flips per
-node from multiplying it. The result never depends on the chunk sizes; only the work does.
+scale of this one), but at least FIRST_CHILDREN; and near the node limit at most 1/LIMIT_AHEAD of what is left
+of it (at least LAST_CHILDREN). Counting children, not expanded nodes, keeps the pancake's 23 flips and
+blocksworld's dozens of moves per node from multiplying the run-ahead. Smaller chunks waste less and pay
+NumPy's per-call cost more often; the constants were chosen with `python -m la.bench` (the learned 15-puzzle
+heuristic on Korf #1–20 up to 3 M nodes each: the run-ahead costs about 11 % more generated nodes than
+counted, in 5,578 NumPy rounds; with 1/32 and at least 64 expanded nodes it was 18 % in 7,356
+rounds). The result never depends on the chunk sizes; only the work does.
 
 A chunk's nodes need not share a depth, so each carries g. Plans are read from an archive of expanded chunks
 (states and parent ids), dropped once the stack has shrunk below the height at which their children were
@@ -41,52 +44,76 @@ import time
 import numpy as np
 
 
-FIRST_CHUNK = 64     # the smallest chunk: below this NumPy's per-call cost dominates
-AHEAD = 32           # a chunk's children are at most 1/AHEAD of the nodes the search has counted so far
+FIRST_CHILDREN = 8192  # a chunk's children: at least this many (fewer, and NumPy's per-call cost dominates),
+AHEAD = 128            # at most 1/AHEAD of the nodes the search has counted so far,
+LAST_CHILDREN = 128    # and near the node limit at most 1/LIMIT_AHEAD of what is left of it, but at least this
+LIMIT_AHEAD = 16
 COMPACT_AT = 4_000_000   # archived nodes (24 bytes each) before the archive is first compacted
 
 
 class Stack:
-    """Pending nodes in preorder, held at the end of arrays that grow downwards: the leftmost node is at index
-    `first`, and pushing n nodes in front of it writes rows first-n..first-1 in order (no reversing)."""
+    """Pending nodes in preorder, as segments: a push puts the pending children of one chunk on top as a new
+    segment (no copying), and a chunk is taken from the top segments (a view when it lies in one)."""
 
-    FIELDS = ("h", "pop", "g", "parent", "w", "x", "goal")
+    FIELDS = ("state", "h", "pop", "g", "parent", "w", "x", "carry")
 
-    def __init__(self, size, carry_shape, carry_dtype, capacity=1 << 16):
-        self.first = capacity
-        self.state = np.empty((capacity, size), dtype=np.uint8)
-        self.carry = None if carry_shape is None else np.empty((capacity, *carry_shape), dtype=carry_dtype)
-        self.h, self.pop, self.g = (np.empty(capacity, dtype=np.int64) for _ in range(3))
-        self.parent, self.w, self.x = (np.empty(capacity, dtype=np.int64) for _ in range(3))
-        self.goal = np.empty(capacity, dtype=bool)
+    def __init__(self):
+        self.segments = []       # [first row not yet popped, first goal's row, rows]; the last is the top
+        self.size = 0
 
     def __len__(self):
-        return len(self.h) - self.first
+        return self.size
 
-    def _arrays(self):
-        names = ("state",) + self.FIELDS + (() if self.carry is None else ("carry",))
-        return {name: getattr(self, name) for name in names}
-
-    def push(self, **rows):
-        """Put nodes, given in preorder, in front of the leftmost."""
+    def push(self, goal, **rows):
+        """Put nodes, given in preorder with their goal flags, in front of the leftmost."""
         n = len(rows["h"])
-        if n > self.first:
-            size = len(self)
-            for name, array in self._arrays().items():
-                grown = np.empty((max(2 * len(array), size + n), *array.shape[1:]), dtype=array.dtype)
-                grown[len(grown) - size:] = array[self.first:]
-                setattr(self, name, grown)
-            self.first = len(self.h) - size
-        for name, array in self._arrays().items():
-            array[self.first - n:self.first] = rows[name]
-        self.first -= n
+        if n:
+            self.segments.append([0, int(np.argmax(goal)) if goal.any() else n, rows])
+            self.size += n
+
+    def top(self, name):
+        """A field of the leftmost node."""
+        first, _, rows = self.segments[-1]
+        return rows[name][first]
+
+    def top_is_goal(self) -> bool:
+        first, first_goal, _ = self.segments[-1]
+        return first == first_goal
+
+    def add_to_top(self, w: int, x: int) -> None:
+        """Add to the leftmost node's weights."""
+        first, _, rows = self.segments[-1]
+        rows["w"][first] += w
+        rows["x"][first] += x
 
     def pop_chunk(self, m):
-        """Remove the leftmost m nodes and return them in preorder. States and parent ids are copies (the
-        archive keeps them); the other fields are views, valid until the next push."""
-        self.first += m
-        return {name: (array[self.first - m:self.first].copy() if name in ("state", "parent")
-                       else array[self.first - m:self.first]) for name, array in self._arrays().items()}
+        """Remove up to m leftmost nodes, stopping before the first goal, and return them in preorder. States
+        and parent ids are copies (the archive keeps them); the other fields may be views."""
+        parts = []
+        while m and self.segments:
+            segment = self.segments[-1]
+            first, first_goal, rows = segment
+            k = min(first + m, first_goal, len(rows["h"])) - first
+            if k == 0:
+                break
+            parts.append((rows, first, first + k))
+            segment[0] += k
+            self.size -= k
+            m -= k
+            if segment[0] == len(rows["h"]):
+                self.segments.pop()
+            elif segment[0] == first_goal:
+                break
+        if len(parts) == 1:
+            rows, a, b = parts[0]
+            return {name: None if rows[name] is None else
+                    rows[name][a:b].copy() if name in ("state", "parent") else rows[name][a:b] for name in rows}
+        return {name: None if parts[0][0][name] is None else np.concatenate([rows[name][a:b] for rows, a, b in parts])
+                for name in parts[0][0]}
+
+    def parents(self) -> np.ndarray:
+        """The parent ids of all pending nodes."""
+        return np.concatenate([rows["parent"][first:] for first, _, rows in self.segments] or [np.empty(0, np.int64)])
 
 
 class DepthFirst:
@@ -103,30 +130,28 @@ class DepthFirst:
     def iteration(self, root, bound: int):
         """One depth-first pass with f-bound `bound`: (plan, smallest f beyond the bound, status)."""
         root_state, root_h, root_carry = root.state, root.h, root.carry
-        stack = Stack(self.domain.size, None if root_carry is None else root_carry.shape[1:],
-                      None if root_carry is None else root_carry.dtype)
+        stack = Stack()
         # The root is not counted again in later iterations (w = -1 cancels the +1 a parent adds) but is
         # expanded again in each (x = 0, as the reference counts it).
-        stack.push(state=root_state, h=root_h, carry=root_carry, pop=np.full(1, -1), g=np.zeros(1, np.int64),
-                   parent=np.full(1, -1), w=np.full(1, -1), x=np.zeros(1, np.int64), goal=np.zeros(1, bool))
+        stack.push(np.zeros(1, bool), state=root_state, h=root_h, carry=root_carry, pop=np.full(1, -1),
+                   g=np.zeros(1, np.int64), parent=np.full(1, -1), w=np.full(1, -1), x=np.zeros(1, np.int64))
         archive = Archive()
         generated0, expanded0, next_bound = self.generated, self.expanded, math.inf
         while len(stack):
-            top = stack.first                                              # the leftmost pending node
-            if self.node_limit is not None and generated0 + stack.w[top] + 1 > self.node_limit:
-                return self._out_of_nodes(expanded0 + stack.x[top]), next_bound, "node limit"
-            if stack.goal[top]:
-                self.generated, self.expanded = generated0 + int(stack.w[top]) + 1, expanded0 + int(stack.x[top])
-                return archive.plan(stack.state[top], stack.parent[top]), next_bound, "solved"
-            window = stack.goal[top:top + self._chunk_size(generated0 + int(stack.w[top]))]
-            m = int(np.argmax(window)) if window.any() else len(window)      # stop before the first goal
-            chunk = stack.pop_chunk(m)
+            w, x = int(stack.top("w")), int(stack.top("x"))              # of the leftmost pending node
+            if self.node_limit is not None and generated0 + w + 1 > self.node_limit:
+                return self._out_of_nodes(expanded0 + x), next_bound, "node limit"
+            if stack.top_is_goal():
+                self.generated, self.expanded = generated0 + w + 1, expanded0 + x
+                return archive.plan(stack.top("state"), stack.top("parent")), next_bound, "solved"
+            chunk = stack.pop_chunk(self._chunk_size(generated0 + w))       # stops before the first goal
             offset = archive.add(chunk["state"], chunk["parent"], len(stack))
             next_bound = min(next_bound, self._expand(stack, chunk, offset, bound))
             archive.drop_below(len(stack))
-            archive.compact_if_large(stack.parent[stack.first:])
+            if archive.large():
+                archive.compact(stack.parents())
             if self.budget.out_of_time(time.perf_counter()):
-                self.generated = generated0 + int(stack.w[stack.first]) if len(stack) else self.work
+                self.generated = generated0 + int(stack.top("w")) if len(stack) else self.work
                 return None, next_bound, "time limit"
         self.generated = self.work          # a whole iteration: the depth-first search generates every node too
         if self.node_limit is not None and self.generated > self.node_limit:
@@ -134,13 +159,14 @@ class DepthFirst:
         return None, next_bound, None
 
     def _chunk_size(self, counted: int) -> int:
-        """Children of at most 1/AHEAD of what the depth-first search has counted so far and of what is left of
-        the limit, at the children per expansion seen so far; between FIRST_CHUNK and `batch_size` nodes."""
-        ahead = counted
+        """Nodes to expand: children of at most 1/AHEAD of what the depth-first search has counted so far (at
+        least FIRST_CHILDREN) and of 1/LIMIT_AHEAD of what is left of the limit (at least LAST_CHILDREN), at the
+        children per expansion seen so far; at least 1 and at most `batch_size` nodes."""
+        children = max(FIRST_CHILDREN, counted / AHEAD)
         if self.node_limit is not None:
-            ahead = min(ahead, self.node_limit - counted)
+            children = min(children, max(LAST_CHILDREN, (self.node_limit - counted) / LIMIT_AHEAD))
         branching = max(1.0, (self.work - 1) / max(self.expanded, 1))
-        return int(min(max(FIRST_CHUNK, ahead / (AHEAD * branching)), self.batch_size))
+        return int(min(max(1.0, children / branching), self.batch_size))
 
     def _expand(self, stack, chunk, offset, bound) -> float:
         """Expand a chunk (in preorder); push its pending children in its place; the smallest f beyond."""
@@ -161,13 +187,13 @@ class DepthFirst:
         parent, move = parent.take(keep), move.take(keep)
         before, before_x = w_parents.take(parent) + pruned_before.take(keep), x_parents.take(parent)
         if len(stack):                      # what follows the last pending child flows onto the next node
-            stack.w[stack.first] += int(w_parents[-1]) + int(pruned_before[-1]) - (int(before[-1]) if len(keep) else 0)
-            stack.x[stack.first] += int(x_parents[-1]) - (int(before_x[-1]) if len(keep) else 0)
+            stack.add_to_top(int(w_parents[-1]) + int(pruned_before[-1]) - (int(before[-1]) if len(keep) else 0),
+                             int(x_parents[-1]) - (int(before_x[-1]) if len(keep) else 0))
         if len(keep):
             children = domain.apply(chunk["state"], parent, move)
-            stack.push(state=children, h=h.take(keep), pop=domain.inverse(move), g=g.take(keep),
-                       carry=None if carry is None else carry.take(keep, axis=0), parent=offset + parent,
-                       w=_differences(before), x=_differences(before_x), goal=domain.is_goal(children))
+            stack.push(domain.is_goal(children), state=children, h=h.take(keep), pop=domain.inverse(move),
+                       g=g.take(keep), carry=None if carry is None else carry.take(keep, axis=0),
+                       parent=offset + parent, w=_differences(before), x=_differences(before_x))
         return beyond
 
     def _out_of_nodes(self, expanded):
@@ -202,10 +228,12 @@ class Archive:
         while self.entries and self.entries[-1][4] >= height:
             self.size -= len(self.entries.pop()[2])
 
-    def compact_if_large(self, pending_parents) -> None:
-        """Keep only the ancestors of the pending nodes once the archive has grown large."""
-        if self.size <= max(COMPACT_AT, 2 * self.kept):
-            return
+    def large(self) -> bool:
+        """Time to compact: more than COMPACT_AT nodes and twice what the last compaction kept."""
+        return self.size > max(COMPACT_AT, 2 * self.kept)
+
+    def compact(self, pending_parents) -> None:
+        """Keep only the ancestors of the pending nodes."""
         ids = np.concatenate([e[1] if e[1] is not None else e[0] + np.arange(len(e[2])) for e in self.entries])
         parents = np.concatenate([e[3] for e in self.entries])
         keep = np.zeros(len(ids), dtype=bool)
