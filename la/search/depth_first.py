@@ -55,10 +55,10 @@ class Stack:
     """Pending nodes in preorder, as segments: a push puts the pending children of one chunk on top as a new
     segment (no copying), and a chunk is taken from the top segments (a view when it lies in one)."""
 
-    FIELDS = ("state", "h", "pop", "g", "parent", "w", "x", "carry")
-
     def __init__(self):
-        self.segments = []       # [first row not yet popped, first goal's row, rows]; the last is the top
+        # [first row not yet popped, first goal's row, rows]: rows holds the fields state, h, pop, g, parent, w,
+        # x and carry (None when the heuristic carries nothing); the last segment is the top
+        self.segments = []
         self.size = 0
 
     def __len__(self):
@@ -77,6 +77,7 @@ class Stack:
         return rows[name][first]
 
     def top_is_goal(self) -> bool:
+        """Whether the leftmost node is a goal (a chunk never takes a goal: it waits on top)."""
         first, first_goal, _ = self.segments[-1]
         return first == first_goal
 
