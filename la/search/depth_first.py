@@ -103,14 +103,13 @@ class Stack:
             m -= k
             if segment[0] == len(rows["h"]):
                 self.segments.pop()
-            elif segment[0] == first_goal:
-                break
-        if len(parts) == 1:
-            rows, a, b = parts[0]
-            return {name: None if rows[name] is None else
-                    rows[name][a:b].copy() if name in ("state", "parent") else rows[name][a:b] for name in rows}
-        return {name: None if parts[0][0][name] is None else np.concatenate([rows[name][a:b] for rows, a, b in parts])
-                for name in parts[0][0]}
+        fields = parts[0][0]
+        if len(parts) == 1:                 # views, but the archive keeps states and parent ids: copies of those
+            _, a, b = parts[0]
+            return {name: None if array is None else array[a:b].copy() if name in ("state", "parent") else
+                    array[a:b] for name, array in fields.items()}
+        return {name: None if fields[name] is None else np.concatenate([rows[name][a:b] for rows, a, b in parts])
+                for name in fields}
 
     def parents(self) -> np.ndarray:
         """The parent ids of all pending nodes."""
