@@ -268,6 +268,7 @@ def call(argv):
     (["--domain", "25-pancake"], "invalid choice: '25-pancake'"),
     (["--domain", "15-blocksworld", "--networks", "{nets}"], "trained on the 24-pancake, not the 15-blocksworld"),
     (["--domain", "24-pancake", "--pdb-dir", "{file}"], "is a file"),
+    (["--domain", "24-pancake", "--test-budget", "0"], "--test-budget"),
 ])
 def test_bad_domain_options_are_one_line_before_any_work(argv, message, tmp_path, capsys):
     rng = np.random.default_rng(0)
@@ -323,6 +324,33 @@ def run_main(name, baseline, pdb_folder, out, monkeypatch, **changes):
     monkeypatch.setitem(table3.PAPER, name, table3.PAPER[PAPER_OF[name]])
     assert call(["--domain", PAPER_OF[name], "--quick", "--pdb-dir", pdb_folder, "--out", out, "--jobs", "1"]) == 0
     return json.loads((out / "results.json").read_text())
+
+
+def test_a_smaller_test_budget_truncates_each_search_and_is_said_with_the_table(pdb_folder, toy_sets, tmp_path,
+                                                                               monkeypatch, capsys):
+    first = run_main("8-pancake", "gap", pdb_folder, tmp_path / "first", monkeypatch)
+    generated = sorted(r["generated"] for t in first["tests"] for r in t["records"])
+    budget = generated[len(generated) // 2]
+    assert generated[0] <= budget < generated[-1]
+    assert call(["--domain", "24-pancake", "--quick", "--networks", tmp_path / "first", "--test-budget", budget,
+                 "--pdb-dir", pdb_folder, "--out", tmp_path / "again", "--jobs", "1"]) == 0
+    again = json.loads((tmp_path / "again" / "results.json").read_text())
+    assert again["config"]["test_node_limit"] == again["config"]["baseline_node_limit"] == budget
+    assert f"nodes per test task {budget:,} (full: 200,000)" in again["reduced"]
+    assert f"nodes per test task {budget:,}" in capsys.readouterr().out
+    for before, after in zip(first["tests"], again["tests"], strict=True):
+        for b, a in zip(before["records"], after["records"], strict=True):
+            if b["generated"] <= budget:           # a deterministic search, only cut short: the same result
+                assert (a["solved"], a["cost"], a["generated"]) == (b["solved"], b["cost"], b["generated"])
+            else:
+                assert not a["solved"] and a["generated"] == budget + 1
+    assert again["training"] == first["training"] and len(again["training"]) == 2   # from the networks' folder
+    (tmp_path / "first" / "run1" / "mean" / "unit.json").write_text("{not json")
+    assert call(["--domain", "24-pancake", "--quick", "--networks", tmp_path / "first", "--pdb-dir", pdb_folder,
+                 "--out", tmp_path / "third", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "unit.json is not readable JSON" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "third").exists()
 
 
 @pytest.fixture

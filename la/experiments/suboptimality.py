@@ -33,12 +33,12 @@ from pathlib import Path
 
 from la import data
 from la.calibration import calibration, uniform_blocksworld
-from la.cli import COUNT_MAX, Parser, count, existing_folder, integer, names, out_folder, run
+from la.cli import COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit, out_folder, run
 from la.config import LearnConfig
 from la.domains import make_domain
 from la.experiments import baselines, figure_data, table3
 from la.experiments.trained import (calibration_states, check_networks, encoding_for, load_pdbs,
-                                    trained_network)
+                                    saved_training, trained_network)
 from la.experiments.folder import ROOT, TASKS, prepare, provenance, read_tasks
 from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
@@ -111,6 +111,12 @@ DEFAULT = replace(FULL, instances=easiest_korf(25), test_node_limit=20_000_000, 
 _toy = dict(num_iter=3, node_limit=200_000, train_iter=100, wunn_blocks=3, max_steps=100)
 QUICK = replace(FULL, learn=replace(FULL.learn, **_toy), learn_mean=replace(FULL.learn_mean, **_toy),
                 alphas=(0.9, 0.5), instances=(12, 79, 42), test_node_limit=1_000_000, md_node_limit=1_000_000)
+
+
+def with_test_budget(cfg, nodes: int):
+    """`cfg` with one per-task node budget for every test row, the admissible baseline's included (--test-budget)."""
+    baseline = "md_node_limit" if isinstance(cfg, SuboptimalityConfig) else "baseline_node_limit"
+    return replace(cfg, test_node_limit=nodes, **{baseline: nodes})
 
 
 def baseline_heuristic(cfg, domain, pdb_dir=None):
@@ -240,6 +246,9 @@ def parse_args(argv):
     parser.add_argument("--networks", type=existing_folder, default=None,
                         help="test the networks saved in this earlier results folder instead of training "
                              "(run<r>/alpha/network.npz and run<r>/mean/network.npz for every run)")
+    parser.add_argument("--test-budget", type=node_limit, default=None, metavar="N",
+                        help="generated nodes per test task for every row, the admissible baseline's included "
+                             "(default: the scale's; a budget other than --full's is said with the table)")
     parser.add_argument("--baselines", type=names(baselines.NAMES, "baseline"), default=None, metavar="NAMES",
                         help="also the competing learners' rows, some of " + ", ".join(baselines.NAMES)
                              + " (la/experiments/baselines.py): Boot; networks trained on optimal plans (OP, OP4); "
@@ -262,6 +271,8 @@ def main(argv=None) -> int:
     scale = "quick" if args.quick else "paper" if args.paper else "full" if args.full else "reduced"
     cfg = config_for(args.domain, scale)
     cfg = replace(cfg, runs=args.runs or cfg.runs, order=args.order)
+    if args.test_budget is not None:
+        cfg = with_test_budget(cfg, args.test_budget)
     if args.networks is None:            # saved networks keep the order they were trained with
         cfg = replace(cfg, learn=replace(cfg.learn, order=args.order),
                       learn_mean=replace(cfg.learn_mean, order=args.order))
@@ -270,6 +281,7 @@ def main(argv=None) -> int:
     networks = args.networks or out
     if args.networks is not None:
         check_networks(args.networks, runs, cfg.domain)
+    trained = [] if args.networks is None else saved_training(args.networks, runs)
     load_pdbs(cfg, args.networks, args.pdb_dir, runs)    # read, checked, missing ones built: before `out` is touched
     bcfg = None if args.baselines is None else baselines.baselines_config(cfg.domain, scale, args.baselines,
                                                                             args.optimal_records, args.boot_instances)
@@ -290,7 +302,6 @@ def main(argv=None) -> int:
     reduced = reductions(cfg, config_for(cfg.domain, "full")) + baselines.reductions(bcfg, scale)
     if reduced:
         print(f"{name} ({scale}) is smaller than the paper's protocol: " + "; ".join(reduced), flush=True)
-    trained = []
     if args.networks is None:
         print(f"{name} ({scale}): training {2 * len(runs)} networks, results in {out}", flush=True)
         trained = run_units(train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}

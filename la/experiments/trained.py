@@ -62,6 +62,27 @@ def check_networks(folder: Path, runs, domain: str = "15-puzzle") -> None:
                 raise ValueError(f"--networks: {path} is not a {outputs}-output FFNN, as the {which!r} network must be")
 
 
+def saved_training(folder: Path, runs) -> list:
+    """What the runs' training units in a --networks folder recorded (run<r>/<network>/unit.json: tasks solved,
+    iterations, seconds), for the record of a run that tests those networks; none for a folder of networks
+    alone. `runs`: the number of runs, or the list of those tested. ValueError naming a damaged file."""
+    found = []
+    for r in range(1, runs + 1) if isinstance(runs, int) else runs:
+        for which in NETWORKS:
+            path = folder / f"run{r}" / which / "unit.json"
+            if not path.is_file():
+                continue
+            try:
+                unit = json.loads(path.read_text())
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+                raise ValueError(f"--networks: {path} is not readable JSON ({error})") from None
+            if not (isinstance(unit, dict) and unit.get("run") == r and unit.get("network") == which
+                    and {"solved_train", "iterations", "seconds"} <= unit.keys()):
+                raise ValueError(f"--networks: {path} is not the training record of run {r}'s {which} network")
+            found.append(unit)
+    return found
+
+
 def load_pdbs(cfg, networks: Path | None, pdb_dir, runs=None) -> None:
     """Make, in this process, every encoding the run needs (the one trained, each saved network's, the
     baseline's), so that missing PDBs are built once, here, with a progress line, before any worker starts.
