@@ -7,6 +7,7 @@
     python -m la.experiments.suboptimality --paper --run 3 --out DIR   # run 3 of the 10 alone, as it is in the
                                                                    # whole (folders merged: la.experiments.merge)
     python -m la.experiments.suboptimality --networks results/suboptimality-full   # re-test saved networks
+    python -m la.experiments.suboptimality --full --test-budget 100000000   # every row within 100 M nodes a task
     python -m la.experiments.suboptimality --domain 24-pancake   # Table 3 on the 24-puzzle, 24-pancake or
                                                                  # 15-blocksworld (la/experiments/table3.py)
 
