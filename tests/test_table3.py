@@ -21,7 +21,7 @@ from la.data import Instance
 from la.domains import Blocksworld, Pancake, SlidingTile, make_domain, random_walk
 from la.domains.blocksworld_cost import optimal_cost
 from la.experiments import table3
-from la.experiments.runner import run_units
+from la.experiments.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, reductions, table
 from la.features import BlockFeatures, PancakeFeatures, describe
 from la.heuristics import Gap
@@ -432,17 +432,25 @@ def call_plots(argv):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain", ["24-pancake", "24-puzzle"])
+@pytest.mark.parametrize("domain", ["24-pancake", "24-puzzle", "15-blocksworld"])
 def test_the_committed_table3_networks_give_their_records_calibration(domain):
     """The committed networks of a finished Table 3 run, re-measured here: their record's calibration, every α
-    and column (the 24-puzzle builds its feature PDBs into la.pdb.store's folder first, minutes once)."""
+    and column, on blocksworld on its uniform states too (the 24-puzzle builds its feature PDBs into
+    la.pdb.store's folder first, minutes once)."""
     from la.calibration import calibration
     from la.experiments.trained import calibration_states, trained_network
     from la.heuristics.likely_admissible import LikelyAdmissible
     record = json.loads((ROOT / "figures" / f"table3_{domain}.json").read_text())
     spec = {"config": table3.full(domain), "networks": ROOT / "figures" / f"table3-{domain}-networks", "run": 1}
     network, encoding = trained_network(spec, "alpha")
-    rows = calibration(lambda alpha: LikelyAdmissible(network, encoding, alpha), *calibration_states(domain))
-    for mine, saved in zip(rows, record["calibration"], strict=True):
-        for key in ("y_alpha_below_h_star", "h_admissible", "network_above_h_ad"):
-            assert mine[key] == pytest.approx(saved[key], abs=1e-12), (domain, mine["alpha"], key)
+    heuristic_for = lambda alpha: LikelyAdmissible(network, encoding, alpha)                   # noqa: E731
+    measured = [(calibration(heuristic_for, *calibration_states(domain)), record["calibration"])]
+    if record["config"]["calibration_random"]:
+        states, h_star = uniform_blocksworld(make_domain(domain).size, record["config"]["calibration_random"],
+                                             unit_rng(record["seed"], *suboptimality.UNIFORM_KEY))
+        measured.append((calibration(heuristic_for, states, h_star), record["calibration_random"]))
+    assert len(measured) == (2 if domain == "15-blocksworld" else 1)
+    for rows, saved_rows in measured:
+        for mine, saved in zip(rows, saved_rows, strict=True):
+            for key in ("y_alpha_below_h_star", "h_admissible", "network_above_h_ad"):
+                assert mine[key] == pytest.approx(saved[key], abs=1e-12), (domain, mine["alpha"], key)
