@@ -16,7 +16,7 @@ from la.boot import BootConfig
 from la.calibration import conformal_quantile, plan_states, residuals
 from la.domains import Pancake, SlidingTile
 from la.domains.uniform import uniform_states
-from la.experiments import baselines
+from la.experiments import baselines, table1
 from la.experiments.folder import ROOT, check_folder
 from la.experiments.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, table
@@ -100,7 +100,7 @@ def test_the_command_refuses_bad_baseline_options_in_one_line(args, message, tmp
 def test_saved_networks_without_their_training_log_need_the_records_given(tmp_path, capsys):
     networks, encoding = tmp_path / "networks", TwoDim(SlidingTile(4))
     save_network(fitted_network(np.random.default_rng(0)), encoding, networks / "run1" / "alpha" / "network.npz")
-    mean, _ = build_ffnn(suboptimality.QUICK.learn_mean.ffnn, encoding.size, np.random.default_rng(0))
+    mean, _ = build_ffnn(table1.QUICK.learn_mean.ffnn, encoding.size, np.random.default_rng(0))
     save_network(mean, encoding, networks / "run1" / "mean" / "network.npz")
     out = str(tmp_path / "out")
     argv = ["--networks", str(networks), "--baselines", "optimal", "--out", out]    # --quick has its own count

@@ -10,7 +10,7 @@ import pytest
 from la.buffer import MemoryBuffer
 from la.config import DOMAINS, LearnConfig
 from la.domains import SlidingTile, make_domain
-from la.experiments.suboptimality import SuboptimalityConfig
+from la.experiments.table1 import SuboptimalityConfig
 from la.learn import Learner, learn_heuristic
 from la.nn.config import FFNNConfig, WUNNConfig
 from la.search.bfs import ExactDistances

@@ -11,7 +11,7 @@ import la.solve as solve
 from la import cli
 from la.config import LearnConfig
 from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
-from la.experiments import suboptimality
+from la.experiments import suboptimality, table1
 from la.features import ONE_HOT, BlockFeatures, PancakeFeatures, TileFeatures, TwoDim, describe, from_description
 from la.learn import learn_heuristic
 from la.network import LEGACY, load_network, network_encoding, save_network
@@ -125,7 +125,7 @@ def korf_network(tmp_path_factory):
 
 
 def test_solve_with_a_network_equals_the_experiments_test_code(korf_network, tmp_path, capsys):
-    config = replace(suboptimality.QUICK, instances=(12, 79), test_node_limit=1_000_000)
+    config = replace(table1.QUICK, instances=(12, 79), test_node_limit=1_000_000)
     unit = suboptimality.test_unit({"config": config, "row": "0.9", "run": 1, "networks": str(korf_network),
                                     "name": "run1/test-0.9"}, tmp_path, verbose=False)
     assert all(record["solved"] for record in unit["records"])

@@ -10,7 +10,8 @@ import pytest
 from la import plots, plots_generate_task
 from la.calibration import admissible_fraction, calibration, korf_states_with_h_star
 from la import data
-from la.experiments.suboptimality import DEFAULT, easiest_korf, summarize
+from la.experiments.suboptimality import summarize
+from la.experiments.table1 import DEFAULT, easiest_korf
 from la.experiments.suboptimality_table import format_table
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ from la.config import DOMAINS, LearnConfig
 from la.data import Instance
 from la.domains import Blocksworld, Pancake, SlidingTile, make_domain, random_walk
 from la.domains.blocksworld_cost import optimal_cost
-from la.experiments import table3
+from la.experiments import table1, table3
 from la.experiments.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, reductions, table
 from la.features import BlockFeatures, PancakeFeatures, describe
@@ -91,7 +91,7 @@ def test_the_easiest_tasks_are_those_with_the_fewest_published_nodes_or_the_lowe
 def test_results_folders_are_named_per_domain_and_the_15_puzzle_keeps_its_own():
     assert suboptimality.default_out("15-puzzle", "reduced").name == "suboptimality-reduced"
     assert suboptimality.default_out("24-pancake", "full").name == "table3-24-pancake-full"
-    assert "domain" not in asdict(suboptimality.DEFAULT)        # so 15-puzzle settings files keep their shape
+    assert "domain" not in asdict(table1.DEFAULT)        # so 15-puzzle settings files keep their shape
 
 
 # --- calibration states with exact h* ----------------------------------------------------------------------
@@ -349,7 +349,7 @@ def test_a_smaller_test_budget_truncates_each_search_and_is_said_with_the_table(
     assert call(["--domain", "24-pancake", "--quick", "--networks", tmp_path / "first", "--pdb-dir", pdb_folder,
                  "--out", tmp_path / "third", "--jobs", "1"]) == 2
     err = capsys.readouterr().err
-    assert "unit.json is not readable JSON" in err and len(err.strip().splitlines()) == 1
+    assert "unit.json is damaged (not JSON" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "third").exists()
 
 

@@ -54,7 +54,7 @@ from la import data, plots  # noqa: E402
 from la.calibration import calibration, korf_states_with_h_star  # noqa: E402
 from la.config import LearnConfig, node_budget  # noqa: E402
 from la.domains import make_domain  # noqa: E402
-from la.experiments.suboptimality import PAPER, SuboptimalityConfig  # noqa: E402
+from la.experiments.table1 import PAPER, SuboptimalityConfig  # noqa: E402
 from la.experiments.suboptimality_table import format_table, summarize, table  # noqa: E402
 from la.heuristics import Manhattan  # noqa: E402
 from la.learn import learn_heuristic  # noqa: E402

@@ -15,7 +15,7 @@ Per run, LearnHeuristicPrac trains two heuristics with GenerateTaskPrac: the two
 α from 0.99) and the single-output one ("N/A"). Both are then tested on Korf's 100 instances with IDA*: the
 two-output network with y^α, σ_t = σ_a, for α in {0.95, 0.9, 0.75, 0.5, 0.25, 0.1, 0.05}; the single-output
 one with its mean; and Manhattan distance ("MD", once: it does not depend on the run). (The reduced default
-tests on the 25 of them that Manhattan distance solves fastest: see DEFAULT.) Each row reports the
+tests on the 25 of them that Manhattan distance solves fastest: see `la.experiments.table1`.) Each row reports the
 paper's columns over the solved tasks — time, generated nodes, suboptimality (mean of found/optimal − 1,
 paper footnote 2) and % solved optimally — and the number of tasks not solved within the budget. The
 two-output network's calibration (for each α, how often y^α <= h*) is measured on the 5,305 states with known
@@ -29,15 +29,14 @@ its units.
 """
 import json
 import sys
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
-from la import data
 from la.calibration import calibration, uniform_blocksworld
 from la.cli import COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit, out_folder, run
-from la.config import LearnConfig
 from la.domains import make_domain
 from la.experiments import baselines, figure_data, table3
+from la.experiments.table1 import DEFAULT, FULL, PAPER, QUICK, SuboptimalityConfig
 from la.experiments.trained import (calibration_states, check_networks, encoding_for, load_pdbs,
                                     saved_training, trained_network)
 from la.experiments.folder import ROOT, TASKS, prepare, provenance, read_tasks
@@ -52,66 +51,10 @@ from la.heuristics.pdb import PDBHeuristic, partition_sums
 from la.io import write_json
 from la.learn import learn_heuristic
 from la.network import save_network
-from la.nn.config import FFNNConfig
 from la.search import ida_star
 
-# The paper's Table 1: row -> (time s, generated nodes, suboptimality %, % optimal).
-PAPER = {"MD": (80.7, 363_028_080, 0.0, 100.0), "0.95": (74.6, 78_787_262, 2.2, 67.8),
-         "0.9": (26.7, 29_342_747, 2.5, 65.2), "0.75": (8.7, 9_357_055, 3.0, 59.0),
-         "0.5": (5.1, 5_284_645, 3.4, 52.3), "0.25": (4.9, 5_107_840, 4.5, 38.3),
-         "0.1": (3.9, 4_285_483, 5.3, 30.7), "0.05": (3.8, 4_189_753, 5.6, 25.3),
-         "N/A": (2.3, 3_071_956, 10.8, 10.9)}
 TASK_LABELS = {"15-puzzle": "Korf #", "24-puzzle": "Korf & Felner #"}   # how progress lines name a test task
 UNIFORM_KEY = (0, 1)               # blocksworld's uniform calibration states: run 0 is no run's, so no unit's
-
-
-@dataclass(frozen=True)
-class SuboptimalityConfig:
-    """The paper's 15-puzzle suboptimality experiment (§5): NumIter 50, t_max 60 s, MaxSteps 1000, 10 runs."""
-    learn: LearnConfig = field(default_factory=LearnConfig)      # two outputs, dropout 2.5 %, α0 = 0.99
-    learn_mean: LearnConfig = field(default_factory=lambda: LearnConfig(ffnn=FFNNConfig(n_out=1, dropout=0.0)))
-    alphas: tuple = (0.95, 0.9, 0.75, 0.5, 0.25, 0.1, 0.05)    # paper Table 1
-    instances: tuple = tuple(range(1, 101))                      # Korf's 100
-    test_node_limit: int = 2_000_000_000    # per task: ~30 min of the authors' C#, far above the paper's means
-    md_node_limit: int = 10_000_000_000     # MD needs up to 6.3 billion nodes (Korf #88)
-    runs: int = 10                          # paper §5: 10 runs
-    order: str = "depth-first"              # IDA*'s goal order when testing (training: learn.order)
-
-    # What `table3.Table3Config` holds as fields, fixed here (so the settings files of 15-puzzle runs keep
-    # their shape, and older runs can be resumed): the domain, its one-hot inputs, the baseline MD.
-    domain = "15-puzzle"
-    encoding = None                         # the paper's: the one-hot (la.features.one_hot)
-    baseline, baseline_row = "md", "MD"
-    calibration_random = 0
-
-    @property
-    def baseline_instances(self) -> tuple:
-        return self.instances
-
-    @property
-    def baseline_node_limit(self) -> int:
-        return self.md_node_limit
-
-    def rows(self) -> list:
-        return ["MD"] + [str(a) for a in self.alphas] + ["N/A"]
-
-
-def easiest_korf(k: int) -> tuple:
-    """The k of Korf's 100 that IDA* with Manhattan distance solves in the fewest generated nodes (Korf 1985)."""
-    counts = data.korf100_md_nodes()
-    return tuple(sorted(sorted(counts, key=lambda i: counts[i].reproduced)[:k]))
-
-
-FULL = replace(SuboptimalityConfig(), runs=1)
-# The reduced default: the paper's training (one run, the same networks as --full's first run, seed for seed),
-# tested on the 25 instances that are easiest for Manhattan distance (optimal lengths 41-56, mean 47.5; MD needs
-# at most 10 M nodes on each), each within 20 M nodes. Only the test is reduced: networks trained for 20
-# iterations with t_max = 6 s planned well only near the goal and left 36-76 % of these 25 unsolved, so that
-# table did not read the way the full one does; the full training is what makes the rows comparable.
-DEFAULT = replace(FULL, instances=easiest_korf(25), test_node_limit=20_000_000, md_node_limit=20_000_000)
-_toy = dict(num_iter=3, node_limit=200_000, train_iter=100, wunn_blocks=3, max_steps=100)
-QUICK = replace(FULL, learn=replace(FULL.learn, **_toy), learn_mean=replace(FULL.learn_mean, **_toy),
-                alphas=(0.9, 0.5), instances=(12, 79, 42), test_node_limit=1_000_000, md_node_limit=1_000_000)
 
 
 def with_test_budget(cfg, nodes: int):

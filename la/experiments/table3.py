@@ -140,7 +140,7 @@ def reduced(domain: str) -> Table3Config:
 
 
 def quick(domain: str) -> Table3Config:
-    """A smoke run at the 15-puzzle's toy scale (`la.experiments.suboptimality.QUICK`) with the paper's PDBs."""
+    """A smoke run at the 15-puzzle's toy scale (`la.experiments.table1.QUICK`) with the paper's PDBs."""
     f = full(domain)
     toy = dict(num_iter=3, node_limit=200_000, train_iter=100, wunn_blocks=3, max_steps=100)
     chosen = easiest(domain, 3)

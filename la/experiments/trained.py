@@ -8,6 +8,7 @@ from pathlib import Path
 from la.calibration import states_with_h_star
 from la.domains import make_domain
 from la.experiments import table3
+from la.experiments.folder import read_result
 from la.experiments.suboptimality_table import NETWORKS
 from la.features import describe, for_domain, from_description
 from la.network import load_network
@@ -73,10 +74,10 @@ def saved_training(folder: Path, runs) -> list:
             if not path.is_file():
                 continue
             try:
-                unit = json.loads(path.read_text())
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-                raise ValueError(f"--networks: {path} is not readable JSON ({error})") from None
-            if not (isinstance(unit, dict) and unit.get("run") == r and unit.get("network") == which
+                unit = read_result(path)
+            except ValueError as error:
+                raise ValueError(f"--networks: {error}") from None
+            if not (unit.get("run") == r and unit.get("network") == which
                     and {"solved_train", "iterations", "seconds"} <= unit.keys()):
                 raise ValueError(f"--networks: {path} is not the training record of run {r}'s {which} network")
             found.append(unit)
