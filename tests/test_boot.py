@@ -6,7 +6,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from la.boot import Boot, BootConfig, boot_config, bootstrap, draw_instances, initial_heuristic
+import la.boot
+from la.boot import Boot, BootConfig, RoundProgress, boot_config, bootstrap, draw_instances, initial_heuristic
 from la.config import DOMAINS, node_budget
 from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
 from la.features import PancakeFeatures
@@ -157,6 +158,70 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
     np.testing.assert_array_equal(resumed.instances, whole.instances)
     np.testing.assert_array_equal(resumed.examples.states(), whole.examples.states())
     assert resumed.node_limit == whole.node_limit and resumed.stopped == whole.stopped
+
+
+def interrupt_after(searches: int, monkeypatch) -> list:
+    """Make la.boot's IDA* raise Interrupt on its (searches + 1)-th call; returns the starts it was called on."""
+    calls, search = [], la.boot.ida_star
+
+    def counted(domain, h, start, **kwargs):
+        if len(calls) == searches:
+            raise Interrupt
+        calls.append(np.array(start))
+        return search(domain, h, start, **kwargs)
+
+    monkeypatch.setattr(la.boot, "ida_star", counted)
+    return calls
+
+
+@pytest.mark.parametrize("searches", [17, 35])       # within the first pass over Ins; within a walk round
+def test_a_round_interrupted_midway_goes_on_from_its_saved_searches(searches, tmp_path, monkeypatch):
+    whole = run(WALKS, seed=5)
+    monkeypatch.setattr(la.boot, "SAVE_SECONDS", 0.0)                 # save after every search
+    path = tmp_path / "boot.npz"
+    calls = interrupt_after(searches, monkeypatch)
+    with pytest.raises(Interrupt):
+        bootstrap(EIGHT, WALKS, np.random.default_rng(5), checkpoint=path, progress=None)
+    partial = RoundProgress.path_for(path)
+    assert len(calls) == searches and (tmp_path / "boot.round.npz").exists() and str(partial).endswith(".round.npz")
+    done = Boot.restore(path, EIGHT, WALKS).round if path.exists() else 0
+    assert whole.log[done]["tried"] > searches - sum(e["tried"] for e in whole.log[:done]) > 0   # mid-round
+    monkeypatch.undo()
+    calls = interrupt_after(10**9, monkeypatch)
+    # Before the first checkpoint the run's own rng draws Ins again; after it the checkpoint's rng is used.
+    rng = np.random.default_rng(5 if done == 0 else 999)
+    resumed = bootstrap(EIGHT, WALKS, rng, checkpoint=path, progress=None)
+    assert strip_seconds(resumed.log) == strip_seconds(whole.log)
+    assert len(calls) == sum(e["tried"] for e in whole.log) - searches            # nothing searched twice
+    for name, value in whole.ffnn.params.items():
+        np.testing.assert_array_equal(resumed.ffnn.params[name], value)
+    np.testing.assert_array_equal(resumed.examples.states(), whole.examples.states())
+    assert not (tmp_path / "boot.round.npz").exists()
+
+
+def test_a_rounds_progress_file_of_an_earlier_round_is_ignored_and_a_wrong_one_refused(tmp_path):
+    boot = Boot(EIGHT, TINY, np.random.default_rng(0))
+    path = tmp_path / "boot.round.npz"
+    searched = [ida_star(EIGHT, boot.heuristic(), s, node_limit=TINY.node_limit) for s in boot.instances[:4]]
+    RoundProgress(path, 1, "bootstrap", TINY.node_limit, boot.instances).save(searched, 1.5)
+    kept = RoundProgress(path, 1, "bootstrap", TINY.node_limit, boot.instances)
+    loaded = kept.load()
+    assert [(r.solved, r.generated) for r in loaded] == [(r.solved, r.generated) for r in searched]
+    for r, s in zip(loaded, searched):
+        assert (r.plan is None) == (not s.solved) and (r.plan is None or np.array_equal(r.plan, s.plan))
+    assert kept.seconds == 1.5
+    assert RoundProgress(path, 2, "bootstrap", TINY.node_limit, boot.instances).load() == []   # stale
+    errors = []
+    for other in (RoundProgress(path, 1, "bootstrap", 2 * TINY.node_limit, boot.instances),
+                  RoundProgress(path, 1, "bootstrap", TINY.node_limit, boot.instances[1:])):
+        with pytest.raises(ValueError, match="the progress of another round") as error:
+            other.load()
+        errors.append(error)
+    path.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(ValueError, match="not a readable Boot round progress") as damaged:
+        kept.load()
+    for error in (*errors, damaged):
+        assert str(path) in str(error.value) and "\n" not in str(error.value)
 
 
 def test_damaged_or_foreign_checkpoints_are_one_line_errors_naming_the_file(tmp_path):
