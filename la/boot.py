@@ -30,16 +30,14 @@ plans with max(round(μ), h_ad) (`LikelyAdmissible`, α = None). h0 is h_ad, the
 one-hot has none, so on sliding-tile puzzles h0 is Manhattan distance. Limits are generated nodes, not seconds
 (`la.config`): Boot's 1 s becomes the nodes `la.config.DOMAINS[d].nodes_per_second` gives for one second.
 """
-import hashlib
 import json
 import os
 import time
-import zipfile
-import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from la.boot_round import META, RoundProgress, read_arrays
 from la.buffer import MemoryBuffer
 from la.checkpoint import Prefixed, as_json
 from la.config import DOMAINS, LearnConfig, node_budget
@@ -56,10 +54,8 @@ from la.nn.persist import pack, unpack
 from la.search import ida_star
 
 INITIAL_SECONDS = 1.0       # Boot's initial time limit per instance (recollection of AIJ 2011, not verified)
-META = "__meta__"
 SAVE_SECONDS = 60.0         # how often a round's finished searches are saved (`RoundProgress`)
 FORMAT = "la.boot/1"        # what `Boot.save` writes, so that another file is refused
-ROUND_FORMAT = "la.boot.round/1"   # what `RoundProgress.save` writes
 STATE = ("round", "trained", "walking", "stopped", "next_kind", "walk_length", "node_limit", "log")
 
 
@@ -269,25 +265,9 @@ class Boot:
         return boot
 
 
-def _read_arrays(path, what: str) -> tuple[dict, dict]:
-    """Every array and the metadata of a file Boot wrote (`what` it should be); ValueError naming `path`."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {key: data[key] for key in data.files}
-    except (OSError, EOFError, ValueError, TypeError, AttributeError, zipfile.BadZipFile, zlib.error) as error:
-        raise ValueError(f"{path}: not a readable Boot {what} ({type(error).__name__}: {error})") from None
-    try:
-        meta = json.loads(str(arrays[META].reshape(-1)[0]))
-    except (KeyError, IndexError, ValueError) as error:
-        raise ValueError(f"{path}: no Boot {what} metadata ({type(error).__name__}: {error})") from None
-    if not isinstance(meta, dict):
-        raise ValueError(f"{path}: no Boot {what} metadata (not a JSON object)")
-    return arrays, meta
-
-
 def _read(path) -> tuple[dict, dict]:
     """Every array and the metadata of a Boot checkpoint; ValueError naming `path` if it is not one."""
-    arrays, meta = _read_arrays(path, "checkpoint")
+    arrays, meta = read_arrays(path, "checkpoint")
     if meta.get("format") != FORMAT or "instances" not in arrays:
         raise ValueError(f"{path}: not a Boot checkpoint (expected format {FORMAT!r})")
     return arrays, meta
@@ -312,66 +292,3 @@ def bootstrap(domain, config: BootConfig, rng: np.random.Generator, checkpoint=N
         if progress is not None:
             progress(boot.progress_line())
     return boot
-
-
-class Searched:
-    """What a round keeps of one IDA* search: whether it solved the start, its plan and the nodes it generated."""
-
-    def __init__(self, solved: bool, plan, generated: int):
-        self.solved, self.plan, self.generated = solved, plan, generated
-
-
-class RoundProgress:
-    """The finished searches of the round under way, saved every SAVE_SECONDS so that a round of hours survives
-    an interruption. Within a round h and the budget are fixed and IDA* is deterministic, and a resumed run
-    restores the rng as the round began (the checkpoint is saved between rounds), so it draws the same starts:
-    the saved searches are the ones an uninterrupted round would make. A file of an earlier round (left when
-    a run stopped between saving its checkpoint and removing this file) is ignored; one of this round that
-    does not match its starts or budget, or a damaged one, is a one-line error naming it."""
-
-    def __init__(self, path, round_number: int, kind: str, budget: int, starts: np.ndarray):
-        self.path, self.seconds, self.width = path, 0.0, starts.shape[1]
-        self.identity = {"format": ROUND_FORMAT, "round": round_number, "kind": kind, "node_limit": budget,
-                         "starts": len(starts),
-                         "digest": hashlib.sha256(np.ascontiguousarray(starts).tobytes()).hexdigest()}
-
-    @staticmethod
-    def path_for(checkpoint) -> str:
-        return os.path.splitext(str(checkpoint))[0] + ".round.npz"
-
-    def load(self) -> list:
-        """The searches saved for this round (none if there is no file, or it is an earlier round's)."""
-        if self.path is None or not os.path.exists(self.path):
-            return []
-        arrays, meta = _read_arrays(self.path, "round progress")
-        if meta.get("format") != ROUND_FORMAT:
-            raise ValueError(f"{self.path}: not a Boot round's progress (expected format {ROUND_FORMAT!r})")
-        if isinstance(meta.get("round"), int) and meta["round"] < self.identity["round"]:
-            return []                                               # the last round's, already in the checkpoint
-        if {key: meta.get(key) for key in self.identity} != self.identity:
-            raise ValueError(f"{self.path}: the progress of another round (round, starts or budget differ "
-                             f"from the checkpoint's next round {self.identity['round']})")
-        try:
-            solved, generated, lengths = arrays["solved"], arrays["generated"], arrays["lengths"]
-            ends = np.cumsum(lengths)
-            if not len(solved) == len(generated) == len(lengths) <= self.identity["starts"] or (
-                    len(ends) and ends[-1] != len(arrays["plans"])):
-                raise ValueError("its arrays disagree in length")
-            plans = np.split(arrays["plans"], ends[:-1]) if len(ends) else []
-            self.seconds = float(meta["seconds"])
-            return [Searched(bool(s), p if s else None, int(g)) for s, g, p in zip(solved, generated, plans)]
-        except (KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"{self.path}: not a whole Boot round's progress ({type(error).__name__}: "
-                             f"{error})") from None
-
-    def save(self, results: list, seconds: float) -> None:
-        """The searches finished so far, atomically; `seconds`: the round's time until now."""
-        if self.path is None:
-            return
-        plans = [r.plan for r in results if r.solved]
-        arrays = {"solved": np.array([r.solved for r in results], dtype=bool),
-                  "generated": np.array([r.generated for r in results], dtype=np.int64),
-                  "lengths": np.array([len(r.plan) if r.solved else 0 for r in results], dtype=np.int64),
-                  "plans": np.concatenate(plans) if plans else np.zeros((0, self.width), dtype=np.uint8),
-                  META: np.array([json.dumps({**self.identity, "seconds": self.seconds + seconds})])}
-        write_npz(self.path, arrays)

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import la.boot
-from la.boot import Boot, BootConfig, RoundProgress, boot_config, bootstrap, draw_instances, initial_heuristic
+from la.boot_round import RoundProgress
+from la.boot import Boot, BootConfig, boot_config, bootstrap, draw_instances, initial_heuristic
 from la.config import DOMAINS, node_budget
 from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
 from la.features import PancakeFeatures
