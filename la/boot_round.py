@@ -12,6 +12,7 @@ from la.io import write_npz
 
 META = "__meta__"                   # the JSON metadata's key in the .npz files Boot writes
 ROUND_FORMAT = "la.boot.round/1"    # what `RoundProgress.save` writes
+SUFFIX = ".round.npz"               # a round's progress file: the checkpoint's name with this ending
 
 
 def read_arrays(path, what: str) -> tuple[dict, dict]:
@@ -53,7 +54,7 @@ class RoundProgress:
 
     @staticmethod
     def path_for(checkpoint) -> str:
-        return os.path.splitext(str(checkpoint))[0] + ".round.npz"
+        return os.path.splitext(str(checkpoint))[0] + SUFFIX
 
     def load(self) -> list:
         """The searches saved for this round (none if there is no file, or it is an earlier round's)."""

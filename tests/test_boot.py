@@ -1,6 +1,7 @@
 """Boot, the bootstrap learner of Jabbari Arfaee, Zilles & Holte (`la.boot`), on the 8-puzzle and a toy
 8-pancake: the budget rule, the training examples, the RandomWalk phase, the stopping rule, a run end to end,
 checkpoints and the per-domain configurations."""
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -18,6 +19,7 @@ from la.nn import save
 from la.pdb.sets import abstraction
 from la.pdb.store import load
 from la.domains.uniform import uniform_states
+from la.experiments.folder import check_folder
 from la.search import check_plan, ida_star
 
 EIGHT = SlidingTile(3)
@@ -223,6 +225,18 @@ def test_a_rounds_progress_file_of_an_earlier_round_is_ignored_and_a_wrong_one_r
         kept.load()
     for error in (*errors, damaged):
         assert str(path) in str(error.value) and "\n" not in str(error.value)
+    # What --resume checks first names the damaged file and deletes nothing; deleting that file is enough.
+    folder = tmp_path / "run1" / "boot"
+    folder.mkdir(parents=True)
+    (folder / "progress.log").write_text("round 1\n")
+    path.rename(folder / path.name)
+    (tmp_path / "experiment.json").write_text(json.dumps({"settings": {"config": {}}, "command": "a test"}))
+    with pytest.raises(ValueError, match=r"boot\.round\.npz is damaged .*; delete it to redo only Boot's round "
+                                         r"under way, then --resume again") as found:
+        check_folder(tmp_path)
+    assert "\n" not in str(found.value) and (folder / path.name).exists()
+    (folder / path.name).unlink()
+    check_folder(tmp_path)
 
 
 def test_damaged_or_foreign_checkpoints_are_one_line_errors_naming_the_file(tmp_path):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from la.boot_round import SUFFIX as ROUND_PROGRESS
 from la.checkpoint import check_checkpoint
 from la.io import PARTIAL, remove_partial, write_json
 from la.lock import hold, release
@@ -86,7 +87,8 @@ def check_folder(out: Path) -> None:
 
     Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`) and `tasks.json` (see
     `read_tasks`), every other JSON file and every .npz below the top level (checkpoints with
-    `la.checkpoint.check_checkpoint`). The top level's results files and figures are not read by a run, which
+    `la.checkpoint.check_checkpoint`). A damaged Boot round's progress (`la.boot_round`) is remedied by deleting
+    that file alone, which costs only the round under way. The top level's results files and figures are not read by a run, which
     writes them anew at its end.
     """
     out = Path(out)
@@ -98,7 +100,10 @@ def check_folder(out: Path) -> None:
             _check_file(path)
         except ValueError as error:
             unit = _unit_folder(path, out)
-            remedy = f"delete the folder {unit} to redo that unit" if unit else "delete it"
+            if path.name.endswith(ROUND_PROGRESS):      # a Boot round's saved searches: only that round is lost
+                remedy = "delete it to redo only Boot's round under way"
+            else:
+                remedy = f"delete the folder {unit} to redo that unit" if unit else "delete it"
             raise ValueError(f"{_one_line(error)}; {remedy}, then --resume again") from None
 
 
