@@ -62,9 +62,14 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tm
     states, h_star = plan_states([ida_star(domain, gap, s).plan for s in uniform_states(domain, 30, rng)])
     q = conformal_quantile(residuals(LikelyAdmissible(network, encoding, 0.9), states, h_star), 0.9)
     assert rows[0]["q"] == q                                        # recomputed from the same calibration states
+    states, h_star = plan_states([ida_star(domain, gap, s).plan for s in uniform_states(domain, 20, rng)])
     for r in rows:
         assert {"held_out", "test_plans", "searched"} <= set(r) and r["searched"]["states"] == 20
         assert all(0 <= r[k][w] <= 1 for k in ("held_out", "test_plans", "searched") for w in ("conformal", "plain"))
+        plain = LikelyAdmissible(network, encoding, r["alpha"])
+        conf = LikelyAdmissible(network, encoding, r["alpha"], quantile=r["q"])
+        assert r["held_out"]["mean_h_star"] == np.mean(h_star)          # the held-out states, drawn next
+        assert r["held_out"]["mean_h"] == {"conformal": np.mean(conf(states)), "plain": np.mean(plain(states))}
 
     extra = baselines.rows(BASELINES, cfg.alphas)
     assert extra == ["Boot", "OP 0.9", "OP 0.5", "OP4 0.9", "OP4 0.5", "conf 0.9", "conf 0.75", "conf 0.5"]

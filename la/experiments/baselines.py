@@ -13,7 +13,9 @@
 Per run they add units after the α and N/A networks are trained: `run<r>/boot`, `run<r>/optimal`,
 `run<r>/optimal4` (each a network.npz) and `run<r>/conformal` (each α's q_α and its coverage on held-out
 states of the same kind, on the test tasks' optimal plans, and on a sample of the states IDA* evaluated with
-it, each labelled optimally: the conformal guarantee holds only for states drawn like the calibration states).
+it, each labelled optimally: the conformal guarantee holds only for states drawn like the calibration states;
+beside each coverage, the mean h the search would use there, conformal and plain, and the mean h*: coverage
+bought with a much lower h costs nodes).
 """
 import json
 from dataclasses import dataclass, field, replace
@@ -229,7 +231,8 @@ def conformal_unit(spec: dict, out: Path, verbose: bool) -> dict:
         row = {"alpha": alpha, "q": h.quantile, "z_alpha": 0.0 - plain.z_alpha}
         for name, (states, h_star) in {**sets, "searched": searched}.items():
             row[name] = {"states": len(h_star), "conformal": coverage(h, states, h_star),
-                         "plain": coverage(plain, states, h_star)}
+                         "plain": coverage(plain, states, h_star), "mean_h_star": float(np.mean(h_star)),
+                         "mean_h": {"conformal": float(np.mean(h(states))), "plain": float(np.mean(plain(states)))}}
         result.append(row)
         progress(f"α {alpha}: q_α {h.quantile:+.3f} (plain −Φ⁻¹(α) {row['z_alpha']:+.3f}); y ≤ h* held out "
                  f"{100 * row['held_out']['conformal']:.1f} %, test plans {100 * row['test_plans']['conformal']:.1f} %,"
