@@ -85,6 +85,29 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tm
     assert "conf 0.75" in format_table(rows)
 
 
+class Line:
+    """States are integers in a column; 0 is the goal."""
+
+    def is_goal(self, states):
+        return states[:, 0] == 0
+
+
+def test_the_searched_sample_is_uniform_over_every_evaluation_however_deep():
+    evaluations = np.arange(20_000)[:, None]                 # in the order a search scores them, goal first
+    batches = np.array_split(evaluations, 173)
+    recorder = baselines.Recorder(lambda s: 2 * s[:, 0], Line(), 2_000, np.random.default_rng(1))
+    for batch in batches:
+        assert np.array_equal(recorder(batch), 2 * batch[:, 0])        # scores pass through unchanged
+    assert recorder.evaluations == 19_999 and len(recorder.sample) == 2_000 and 0 not in recorder.sample
+    rng = np.random.default_rng(1)                                    # the same keys, drawn all at once
+    live = evaluations[1:]
+    keys = np.concatenate([rng.random(len(b) - (b[0, 0] == 0)) for b in batches])
+    assert np.array_equal(np.sort(recorder.sample[:, 0]), np.sort(live[np.argsort(keys)[:2_000], 0]))
+    # Uniform: the later half of the search holds half the sample (±4 sd), where the first scores alone hold none.
+    late = np.mean(recorder.sample[:, 0] >= 10_000)
+    assert abs(late - 0.5) < 4 * np.sqrt(0.25 / 2_000)
+
+
 @pytest.mark.parametrize("args, message", [
     (["--baselines", "boot,nonsense"], "unknown baseline"),
     (["--baselines", ""], "at least one baseline"),

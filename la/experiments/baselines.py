@@ -13,8 +13,8 @@
 Per run they add units after the α and N/A networks are trained: `run<r>/boot`, `run<r>/optimal`,
 `run<r>/optimal4` (each a network.npz) and `run<r>/conformal` (each α's q_α and its coverage on held-out
 states of the same kind, on the test tasks' optimal plans, and on a sample of the states IDA* evaluated with
-it, each labelled optimally: the conformal guarantee holds only for states drawn like the calibration states;
-beside each coverage, the mean h the search would use there, conformal and plain, and the mean h*: coverage
+it (uniform over every evaluation of `searched_tasks` searches, see `Recorder`), each labelled optimally:
+the conformal guarantee holds only for states drawn like the calibration states; beside each coverage, the mean h the search would use there, conformal and plain, and the mean h*: coverage
 bought with a much lower h costs nodes).
 """
 import json
@@ -55,7 +55,7 @@ class BaselinesConfig:
     held_out_starts: int = 100          # ours: as many again, to measure coverage on states of the same kind
     searched_tasks: int = 5             # ours: test tasks whose IDA* searches are sampled ...
     searched_nodes: int = 1_000_000     # ... each up to this many generated nodes ...
-    searched_sample: int = 100          # ... and this many evaluated states labelled optimally
+    searched_sample: int = 100          # ... and a uniform sample of this many of their evaluations, labelled
 
     def __post_init__(self):
         unknown = set(self.names) - set(NAMES)
@@ -193,15 +193,23 @@ def optimal_plan_states(starts, solve) -> tuple:
 
 
 class Recorder:
-    """A heuristic that passes states through to another and keeps every state it scores (for sampling)."""
+    """A heuristic that passes states through to another and keeps a uniform sample of `size` of the non-goal
+    states it is asked to score over the whole search: every evaluation draws a key U(0, 1) and the `size`
+    smallest keys are kept, so each evaluation is equally likely to be in the sample, however deep it lies (a
+    state scored in several IDA* iterations is as likely as its evaluations are many)."""
 
-    def __init__(self, h, limit: int):
-        self.h, self.limit, self.seen, self.kept = h, limit, [], 0
+    def __init__(self, h, domain, size: int, rng: np.random.Generator):
+        self.h, self.domain, self.size, self.rng = h, domain, size, rng
+        self.sample, self.keys, self.evaluations = None, np.empty(0), 0
 
     def __call__(self, states):
-        if self.kept < self.limit:
-            self.seen.append(np.array(states))
-            self.kept += len(states)
+        live = states[~self.domain.is_goal(states)]
+        self.evaluations += len(live)
+        keys = self.rng.random(len(live))
+        pool = live if self.sample is None else np.concatenate([self.sample, live])
+        keys = np.concatenate([self.keys, keys])
+        keep = np.argsort(keys, kind="stable")[:self.size] if len(keys) > self.size else slice(None)
+        self.sample, self.keys = pool[keep], keys[keep]
         return self.h(states)
 
 
@@ -221,13 +229,10 @@ def conformal_unit(spec: dict, out: Path, verbose: bool) -> dict:
     for alpha in bcfg.conformal_alphas:
         h = conformal_heuristic(network, encoding, *calibrate, alpha)
         plain = LikelyAdmissible(network, encoding, alpha)
-        recorder = Recorder(h, 50 * bcfg.searched_sample)
+        recorder = Recorder(h, domain, bcfg.searched_sample, rng)
         for task in tasks:
             ida_star(domain, recorder, task.state, node_limit=bcfg.searched_nodes)
-        seen = np.unique(np.concatenate(recorder.seen), axis=0)
-        seen = seen[~domain.is_goal(seen)]
-        sample = seen[rng.choice(len(seen), min(bcfg.searched_sample, len(seen)), replace=False)]
-        searched = (sample, np.array([len(solve(s)) - 1 for s in sample]))
+        searched = (recorder.sample, np.array([len(solve(s)) - 1 for s in recorder.sample]))
         row = {"alpha": alpha, "q": h.quantile, "z_alpha": 0.0 - plain.z_alpha}
         for name, (states, h_star) in {**sets, "searched": searched}.items():
             row[name] = {"states": len(h_star), "conformal": coverage(h, states, h_star),
