@@ -11,7 +11,8 @@ from la.plots_records import read_record
 
 SETS = {"held_out": "held-out states drawn like the calibration set",
         "test_plans": "states along the test tasks' optimal plans", "searched": "states IDA* evaluated"}
-_COVER = {"states": int, "conformal": NUMBER, "plain": NUMBER}
+_COVER = {"states": int, "conformal": NUMBER, "plain": NUMBER,     # mean h: records since the uniform sample
+          "mean_h_star?": NUMBER, "mean_h?": {"conformal": NUMBER, "plain": NUMBER}}
 CONFORMAL = [{"run": int, "rows": [{"alpha": NUMBER, "q": NUMBER, "z_alpha": NUMBER,
                                     **dict.fromkeys(SETS, _COVER)}]}]
 

@@ -188,6 +188,10 @@ def test_la_plots_draws_a_baselines_record_and_refuses_a_wrong_one(tmp_path):
         plots_baselines.read_all([baselines_record(tmp_path, "other.json", only_baselines=False)])
     with pytest.raises(ValueError, match="conformal"):
         plots_baselines.read_all([baselines_record(tmp_path, "bad.json", conformal=[{"run": 1, "rows": [{}]}])])
+    means = {"states": 100, "conformal": 0.9, "plain": 0.6, "mean_h_star": 30.0, "mean_h": {"conformal": 8.0}}
+    rows = [{"alpha": 0.9, "q": 0.1, "z_alpha": -1.0, "held_out": means, "test_plans": means, "searched": means}]
+    with pytest.raises(ValueError, match=r"held_out\.mean_h has no 'plain'"):
+        plots_baselines.read_all([baselines_record(tmp_path, "means.json", conformal=[{"run": 1, "rows": rows}])])
     with pytest.raises(ValueError, match="row 'Gap' was measured in another baselines record too"):
         plots_baselines.read_all([path, path])
 
