@@ -322,6 +322,10 @@ def committed(folder):
                 print(f"  run {run['run']}, conformal α {r['alpha']}: y <= h* (conformal / plain) " + ", ".join(
                     f"{key.replace('_', ' ')} {r[key]['conformal']:.3f} / {r[key]['plain']:.3f} "
                     f"({r[key]['states']:,} states)" for key in ("held_out", "test_plans", "searched")))
+                if "mean_h" in r["searched"]:       # what the coverage cost: the h the search used there
+                    m = r["searched"]
+                    print(f"    on the searched states mean h {m['mean_h']['conformal']:.1f} (conformal) / "
+                          f"{m['mean_h']['plain']:.1f} (plain) against mean h* {m['mean_h_star']:.1f}")
 
 
 committed(plots.FIGURES)
