@@ -14,8 +14,9 @@ Per run they add units after the α and N/A networks are trained: `run<r>/boot`,
 `run<r>/optimal4` (each a network.npz) and `run<r>/conformal` (each α's q_α and its coverage on held-out
 states of the same kind, on the test tasks' optimal plans, and on a sample of the states IDA* evaluated with
 it (uniform over every evaluation of `searched_tasks` searches, see `Recorder`), each labelled optimally:
-the conformal guarantee holds only for states drawn like the calibration states; beside each coverage, the mean h the search would use there, conformal and plain, and the mean h*: coverage
-bought with a much lower h costs nodes).
+the conformal guarantee holds only for states drawn like the calibration states; beside each coverage, the
+mean h the search would use there, conformal and plain, and the mean h*: coverage bought with a much lower h
+costs nodes).
 """
 import json
 from dataclasses import dataclass, field, replace
