@@ -149,10 +149,11 @@ class Boot:
         h = LikelyAdmissible(self.ffnn, self.encoding, scale=self.config.learn.target_scale)
         return MaxWithH0(h, self.h0) if self.config.max_with_h0 else h
 
-    def run_round(self, progress_path=None) -> dict:
+    def run_round(self, progress_path=None, progress=None) -> dict:
         """One pass over Ins (or one walk round), then train or double the budget, then the stopping rule.
         `progress_path`: where the round's finished searches are kept (`RoundProgress`), so that an interrupted
-        round goes on from its last saved search instead of from its first."""
+        round goes on from its last saved search instead of from its first; `progress` gets a line every
+        SAVE_SECONDS of the round (a round at a large budget takes hours)."""
         cfg, kind, began = self.config, self.next_kind, time.perf_counter()
         h, budget = self.heuristic(), self.node_limit
         starts = (random_walk(self.domain, self.walk_length, self.rng, n=cfg.walk_instances) if kind == "walk"
@@ -164,6 +165,8 @@ class Boot:
             if time.perf_counter() - saved >= SAVE_SECONDS:
                 kept.save(results, time.perf_counter() - began)
                 saved = time.perf_counter()
+                if progress is not None and len(results) < len(starts):
+                    progress(self.round_line(kind, results, len(starts), kept.seconds + saved - began))
         solved = np.array([r.solved for r in results], dtype=bool)
         if kind == "bootstrap":
             self.instances = self.instances[~solved]                # the solved instances leave Ins
@@ -210,6 +213,12 @@ class Boot:
             self.stopped = "solved"                                  # too few unsolved instances are left
         if self.stopped is None and self.round >= cfg.max_rounds:
             self.stopped = "rounds"
+
+    def round_line(self, kind: str, results: list, starts: int, seconds: float) -> str:
+        """The round under way: its searches so far, and the time left at their pace."""
+        left = seconds / len(results) * (starts - len(results))
+        return (f"round {self.round + 1:3d}  {kind:9s}  searched {len(results):,d} of {starts:,d}, solved "
+                f"{sum(r.solved for r in results):,d}, {seconds:.0f} s so far, about {left:.0f} s left at this pace")
 
     def progress_line(self) -> str:
         """One line per finished round."""
@@ -277,14 +286,15 @@ def bootstrap(domain, config: BootConfig, rng: np.random.Generator, checkpoint=N
               encoding=None) -> Boot:
     """Run Boot until its stopping rule fires, saving the whole run to `checkpoint` after every round and
     resuming from it if it exists; the round under way keeps its finished searches beside it (`RoundProgress`,
-    `<checkpoint>.round.npz`, removed when the round is saved); `progress` gets one line per round (None: silent)."""
+    `<checkpoint>.round.npz`, removed when the round is saved); `progress` gets one line per round and one every
+    SAVE_SECONDS of the round under way (None: silent)."""
     if checkpoint is not None and os.path.exists(checkpoint):
         boot = Boot.restore(checkpoint, domain, config, encoding)
     else:
         boot = Boot(domain, config, rng, encoding)
     partial = None if checkpoint is None else RoundProgress.path_for(checkpoint)
     while boot.stopped is None:
-        boot.run_round(partial)
+        boot.run_round(partial, progress)
         if checkpoint is not None:
             boot.save(checkpoint)
             if os.path.exists(partial):

@@ -2,6 +2,7 @@
 8-pancake: the budget rule, the training examples, the RandomWalk phase, the stopping rule, a run end to end,
 checkpoints and the per-domain configurations."""
 import json
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -200,6 +201,23 @@ def test_a_round_interrupted_midway_goes_on_from_its_saved_searches(searches, tm
         np.testing.assert_array_equal(resumed.ffnn.params[name], value)
     np.testing.assert_array_equal(resumed.examples.states(), whole.examples.states())
     assert not (tmp_path / "boot.round.npz").exists()
+
+
+def test_a_round_under_way_reports_its_searches_and_the_time_left_at_their_pace(tmp_path, monkeypatch):
+    monkeypatch.setattr(la.boot, "SAVE_SECONDS", 0.0)                 # a line after every search
+    clock = iter(range(0, 10**6, 7))                                    # Boot's clock: 7 s more at every look
+    monkeypatch.setattr(la.boot, "time", type("Clock", (), {"perf_counter": lambda: float(next(clock))}))
+    lines = []
+    boot = bootstrap(EIGHT, replace(TINY, max_rounds=1), np.random.default_rng(3), checkpoint=tmp_path / "b.npz",
+                     progress=lines.append)
+    solved = np.cumsum([r.solved for r in [ida_star(EIGHT, Manhattan(EIGHT), s, node_limit=TINY.node_limit)
+                                           for s in Boot(EIGHT, TINY, np.random.default_rng(3)).instances]])
+    assert len(lines) == 30 and lines[-1] == boot.progress_line()       # 29 searches under way, then the round
+    for k, line in enumerate(lines[:-1], start=1):
+        assert line.startswith(f"round   1  bootstrap  searched {k} of 30, solved {solved[k - 1]}, ")
+        spent, left = (float(w) for w in re.fullmatch(r".*, (\S+) s so far, about (\S+) s left at this pace",
+                                                      line).groups())
+        assert spent >= 7 * k and left == pytest.approx(spent / k * (30 - k), abs=1)
 
 
 def test_a_rounds_progress_file_of_an_earlier_round_is_ignored_and_a_wrong_one_refused(tmp_path):

@@ -211,6 +211,33 @@ def test_a_toy_blocksworld_table_calibrates_on_uniform_states_too(pdb_folder, to
     assert [r["runs"] for r in rows] == [1, 2, 2, 2]           # the baseline does not depend on the run
 
 
+def test_each_finished_task_says_how_many_are_done_and_what_is_left_at_the_rows_pace(pdb_folder, toy_sets,
+                                                                                      tmp_path, monkeypatch):
+    cfg = toy_config("8-pancake", "gap", pdb_folder)
+    spec = {"seed": 0, "config": cfg, "pdb_dir": str(pdb_folder), "name": "gap", "row": "Gap"}
+    ida_star = suboptimality.ida_star
+
+    def taking(seconds, searches=None):                      # each search "takes" `seconds`; stop after `searches`
+        def search(domain, h, state, **options):
+            if searches is not None and not searches:
+                raise KeyboardInterrupt
+            if searches is not None:
+                searches.pop()
+            return replace(ida_star(domain, h, state, **options), seconds=seconds)
+        return search
+
+    monkeypatch.setattr(suboptimality, "ida_star", taking(120.0, [1, 1]))
+    with pytest.raises(KeyboardInterrupt):
+        suboptimality.test_unit(spec, tmp_path, False)
+    monkeypatch.setattr(suboptimality, "ida_star", taking(600.0))
+    suboptimality.test_unit(spec, tmp_path, False)
+    log = (tmp_path / "gap" / "progress.log").read_text().splitlines()
+    assert [line[line.rindex("("):] for line in log if "nodes" in line] == [
+        "(1 of 4; about 6.0 min left)", "(2 of 4; about 4.0 min left)",
+        "(3 of 4; about 4.7 min left)",                      # (120 + 120 + 600) / 3 s: the kept tasks count too
+        "(4 of 4; about 0.0 min left)"]
+
+
 def test_an_interrupted_test_row_continues_after_its_last_finished_task(pdb_folder, toy_sets, tmp_path,
                                                                          monkeypatch):
     cfg = toy_config("8-pancake", "gap", pdb_folder)

@@ -120,13 +120,17 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
         progress(f"continuing after the {len(records)} tasks done before (kept in {TASKS})")
     done = {r["id"] for r in records}
     label = TASK_LABELS.get(cfg.domain, f"{cfg.domain} task #")
-    for instance in [i for i in table3.TEST_SETS[cfg.domain]() if i.id in chosen and i.id not in done]:
+    todo = [i for i in table3.TEST_SETS[cfg.domain]() if i.id in chosen and i.id not in done]
+    tasks = len(records) + len(todo)
+    for instance in todo:
         result = ida_star(domain, h, instance.state, node_limit=limit, order=cfg.order)
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
                         "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
         write_json(folder / TASKS, records)
         found = f"cost {result.cost} (optimal {instance.optimal})" if result.solved else "not solved"
-        progress(f"{label}{instance.id} {found}, {result.generated:,} nodes, {result.seconds:.1f} s")
+        left = sum(r["seconds"] for r in records) / len(records) * (tasks - len(records))   # at the row's pace
+        progress(f"{label}{instance.id} {found}, {result.generated:,} nodes, {result.seconds:.1f} s "
+                 f"({len(records)} of {tasks}; about {left / 60:.1f} min left)")
     s = summarize(records)
     return {"run": spec.get("run"), "row": row, "records": records, **s,
             "summary": f"{s['tasks'] - s['unsolved']}/{s['tasks']} solved"
