@@ -99,7 +99,7 @@ def table1_suboptimality(results: dict, path) -> None:
         prefix, _, alpha = r["row"].partition(" ")
         if alpha:
             series.setdefault(prefix, []).append((float(alpha), r))
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    fig, axes = plt.subplots(1, 3, figsize=(15, 3.8))
     for ax, key, label in zip(axes, ("subopt", "optimal", "generated"),
                               ("suboptimality (%)", "solved optimally (%)", "nodes generated per task")):
         ours = _or_nan(rows[str(a)][key] for a in alphas)                                # None: none solved
@@ -112,10 +112,9 @@ def table1_suboptimality(results: dict, path) -> None:
             ax.plot(alphas, paper, "s--", color="tab:gray", label="paper")
         for a, y in zip(alphas, ours):
             k = _unsolved(rows[str(a)])[0]
-            if k and np.isfinite(y):
-                ax.annotate(f"α = {a:g}: {k} unsolved", (a, y), xytext=(-12, 22), textcoords="offset points",
-                            ha="right", fontsize=7, color="tab:blue", bbox={"fc": "white", "ec": "none", "pad": 1},
-                            arrowprops={"arrowstyle": "-", "lw": 0.6, "color": "tab:blue"})
+            if k and np.isfinite(y):                # upright above its point: neighbouring α's labels never meet
+                ax.annotate(f"{k} unsolved", (a, y), xytext=(4, 8), textcoords="offset points", rotation=90,
+                            ha="left", va="bottom", fontsize=7, color="tab:blue")
         for (prefix, points), style in zip(series.items(), ("v-", "^-", "D:")):
             ax.plot([a for a, _ in points], _or_nan(r[key] for _, r in points), style, ms=4, lw=1,
                     label=f"{prefix} α (la)")
@@ -129,7 +128,7 @@ def table1_suboptimality(results: dict, path) -> None:
         ax.set_ylabel(label)
         if key == "generated":
             ax.set_yscale("log")
-    axes[0].legend(fontsize=8)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="center right", fontsize=8)   # beside, over no data
     fig.suptitle(results.get("title", "Suboptimality on Korf's 100 (paper Table 1); averages over solved tasks, "
                                       "error bars: sd over runs"), fontsize=11)
     counts = []
@@ -138,7 +137,7 @@ def table1_suboptimality(results: dict, path) -> None:
         counts.append(f"{name}: %d/%d" % _unsolved(r))
     lines = textwrap.wrap("not solved within the test budget:   " + ",   ".join(counts), 190)   # many rows: wrap
     fig.text(0.5, 0.01, "\n".join(lines), ha="center", fontsize=9)
-    fig.tight_layout(rect=(0, 0.04 + 0.025 * len(lines), 1, 1))
+    fig.tight_layout(rect=(0, 0.04 + 0.025 * len(lines), 0.89, 1))
     _save(fig, path)
 
 
@@ -278,8 +277,11 @@ def main(argv=None) -> int:
             plots_confidence.draw(record, args.out)
         elif name.startswith("baselines_"):              # beside the saved networks' own rows, if committed
             domain = name.removeprefix("baselines_")
-            plots_baselines.draw(record, args.out,
-                                 records.get("suboptimality" if domain == "15-puzzle" else f"table3_{domain}"))
+            own = records.get("suboptimality" if domain == "15-puzzle" else f"table3_{domain}")
+            if own is not None and own["config"]["alphas"] != record["config"]["alphas"]:
+                print(f"{name}: drawn without the saved networks' own rows: the {domain} record given has other α")
+                own = None
+            plots_baselines.draw(record, args.out, own)
         else:
             for note in all_from_suboptimality(record, args.out):
                 print(f"{name}: {note}")

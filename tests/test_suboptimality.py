@@ -163,7 +163,7 @@ def test_a_15_puzzle_record_from_before_domains_is_drawn_as_before(tmp_path, mon
                                "table1_suboptimality.png"]
     assert figures["calibration.png"].axes[0].get_title().startswith("Calibration on 5,305 states with known h*")
     table = figures["table1_suboptimality.png"]
-    assert "MD (la)" in [t.get_text() for t in table.axes[0].get_legend().get_texts()]
+    assert "MD (la)" in [t.get_text() for t in table.legends[0].get_texts()]
     footer = " ".join(t.get_text() for t in table.texts)
     assert "MD: 0/3" in footer and "α = 0.9: " in footer and "α = MD" not in footer
     assert "on the 15-puzzle" in figures["learning_curves.png"]._suptitle.get_text()

@@ -391,6 +391,7 @@ def drawn(monkeypatch):
 def texts(fig) -> str:
     """Every title, legend entry and free text of a figure, one string."""
     found = [fig._suptitle.get_text() if fig._suptitle else ""] + [t.get_text() for t in fig.texts]
+    found += [t.get_text() for legend in fig.legends for t in legend.get_texts()]     # a legend beside the panels
     for ax in fig.axes:
         found.append(ax.get_title())
         if ax.get_legend():
