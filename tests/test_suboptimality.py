@@ -133,6 +133,8 @@ def test_plots_command_redraws_every_figure(tmp_path):
                           "--suboptimality", DATA / "suboptimality_quick.json", "--out", tmp_path, "--copy"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
+    # The quick record's α rows are not those of the committed 15-puzzle baselines records: drawn without them.
+    assert "baselines_15-puzzle: drawn without the saved networks' own rows" in out.stdout
     # Records committed in figures/ are drawn by default too: each figures/table3_*.json, confidence_*.json and
     # baselines_*.json (one domain's baselines records as one), and figures/diagnostics.json.
     # A domain gets its coverage figure only if one of its records holds conformal rows (not a Boot-only record).
