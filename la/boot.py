@@ -41,10 +41,10 @@ from la.boot_round import META, RoundProgress, read_arrays
 from la.buffer import MemoryBuffer
 from la.checkpoint import Prefixed, as_json
 from la.config import DOMAINS, LearnConfig, node_budget
-from la.domains import SlidingTile, random_walk
+from la.domains import random_walk
 from la.domains.uniform import uniform_states
 from la.features import describe, for_domain
-from la.heuristics import Manhattan
+from la.heuristics import classical_admissible
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.heuristics.pdb import PDBHeuristic
 from la.io import write_npz
@@ -105,12 +105,14 @@ def draw_instances(domain, n: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def initial_heuristic(encoding):
-    """h0: the encoding's admissible floor h_ad; Manhattan distance for the one-hot, which has none."""
+    """h0: the encoding's admissible floor h_ad; for an encoding without one (the one-hot), the domain's classical
+    admissible heuristic (Manhattan distance on sliding-tile puzzles)."""
     if encoding.admissible(encoding.domain.goal[None]) is not None:
         return PDBHeuristic(encoding, encoding.floor_columns)
-    if isinstance(encoding.domain, SlidingTile):
-        return Manhattan(encoding.domain)
-    raise ValueError(f"{encoding!r} has no admissible floor to start Boot from")
+    h0 = classical_admissible(encoding.domain)
+    if h0 is None:
+        raise ValueError(f"{encoding!r} has no admissible floor to start Boot from")
+    return h0
 
 
 class MaxWithH0:

@@ -31,10 +31,10 @@ from fractions import Fraction
 import numpy as np
 
 from la import data
-from la.domains import Blocksworld, Pancake, SlidingTile
+from la.domains import Blocksworld, SlidingTile
 from la.domains.blocksworld_cost import optimal_cost, optimal_plan
 from la.domains.blocksworld_uniform import uniform_states
-from la.heuristics import Gap, Manhattan
+from la.heuristics import classical_admissible
 from la.heuristics.likely_admissible import SCALE, LikelyAdmissible, to_h
 from la.search import ida_star
 
@@ -51,8 +51,7 @@ def optimal_plans(domain, instances) -> list:
         plans = [data.optimal_plan(i.state, moves[i.id]) for i in instances]
     elif isinstance(domain, Blocksworld):
         plans = [optimal_plan(i.state) for i in instances]
-    elif isinstance(domain, (Pancake, SlidingTile)):
-        h = Gap(domain) if isinstance(domain, Pancake) else Manhattan(domain)
+    elif (h := classical_admissible(domain)) is not None:
         plans = [ida_star(domain, h, i.state).plan for i in instances]
     else:
         raise ValueError(f"no optimal plans for the {domain.name}: expected a sliding-tile puzzle, a pancake "

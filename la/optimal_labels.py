@@ -32,10 +32,10 @@ import numpy as np
 
 from la.buffer import MemoryBuffer
 from la.config import DOMAINS, LearnConfig
-from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
+from la.domains import Blocksworld, SlidingTile, random_walk
 from la.domains.blocksworld_cost import optimal_plan
 from la.features import for_domain
-from la.heuristics import Gap, Manhattan
+from la.heuristics import classical_admissible
 from la.heuristics.pdb import pdb_heuristic
 from la.io import write_npz
 from la.nn.config import build_ffnn
@@ -97,10 +97,11 @@ def optimal_heuristic(domain, pdb_folder=None):
     """The admissible heuristic IDA* solves `domain` with (module docstring); None for blocksworld."""
     if isinstance(domain, Blocksworld):
         return None
-    if isinstance(domain, Pancake):
-        return Gap(domain)
-    if isinstance(domain, SlidingTile):
-        return pdb_heuristic(domain, pdb_folder) if domain.name in PARTITIONS else Manhattan(domain)
+    if isinstance(domain, SlidingTile) and domain.name in PARTITIONS:  # the tile puzzles with PDBs
+        return pdb_heuristic(domain, pdb_folder)
+    h = classical_admissible(domain)
+    if h is not None:
+        return h
     raise ValueError(f"no optimal solver for the {domain.name}: expected a sliding-tile puzzle, a pancake puzzle "
                      f"or blocksworld")
 

@@ -3,7 +3,8 @@ from la.domains import Pancake, SlidingTile
 from la.heuristics.base import incremental
 from la.heuristics.classical import Gap, Hamming, Manhattan, Weighted
 
-__all__ = ["Manhattan", "Gap", "Hamming", "Weighted", "incremental", "make_heuristic", "CLASSICAL"]
+__all__ = ["Manhattan", "Gap", "Hamming", "Weighted", "incremental", "make_heuristic", "classical_admissible",
+           "CLASSICAL"]
 
 CLASSICAL = ("md", "gap", "hamming")
 
@@ -21,3 +22,13 @@ def make_heuristic(name: str, domain):
     if name == "hamming":
         return Hamming(domain)
     raise ValueError(f"unknown heuristic {name!r}: expected one of {', '.join(CLASSICAL)}")
+
+
+def classical_admissible(domain):
+    """The domain's classical admissible heuristic: Manhattan distance on sliding-tile puzzles, the gap heuristic
+    (Helmert 2010) on pancake puzzles; None for a domain without one here (blocksworld, whose h* has a rule)."""
+    if isinstance(domain, SlidingTile):
+        return Manhattan(domain)
+    if isinstance(domain, Pancake):
+        return Gap(domain)
+    return None
