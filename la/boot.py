@@ -111,7 +111,8 @@ def initial_heuristic(encoding):
         return PDBHeuristic(encoding, encoding.floor_columns)
     h0 = classical_admissible(encoding.domain)
     if h0 is None:
-        raise ValueError(f"{encoding!r} has no admissible floor to start Boot from")
+        raise ValueError(f"{encoding!r} has no admissible floor and the {encoding.domain.name} no classical "
+                         f"admissible heuristic to start Boot from")
     return h0
 
 
