@@ -116,6 +116,15 @@ def initial_heuristic(encoding):
     return h0
 
 
+def boot_heuristic(config: BootConfig, encoding, h0, ffnn=None):
+    """h0 while nothing is trained (`ffnn` None), then h_i = max(round(μ), h_ad) (`LikelyAdmissible`, α = None),
+    maxed with h0 if `config.max_with_h0`."""
+    if ffnn is None:
+        return h0
+    h = LikelyAdmissible(ffnn, encoding, scale=config.learn.target_scale)
+    return MaxWithH0(h, h0) if config.max_with_h0 else h
+
+
 class MaxWithH0:
     """h = max(h_i, h0) (`BootConfig.max_with_h0`); scored on built children, without an incremental update."""
 
@@ -146,25 +155,30 @@ class Boot:
         self.log = []
 
     def heuristic(self):
-        """h0 until something is trained, then h_i = max(round(μ), h_ad), maxed with h0 if configured."""
-        if not self.trained:
-            return self.h0
-        h = LikelyAdmissible(self.ffnn, self.encoding, scale=self.config.learn.target_scale)
-        return MaxWithH0(h, self.h0) if self.config.max_with_h0 else h
+        """h0 until something is trained, then h_i (`boot_heuristic`)."""
+        return boot_heuristic(self.config, self.encoding, self.h0, self.ffnn if self.trained else None)
 
-    def run_round(self, progress_path=None, progress=None) -> dict:
+    def run_round(self, progress_path=None, progress=None, searches=None) -> dict:
         """One pass over Ins (or one walk round), then train or double the budget, then the stopping rule.
         `progress_path`: where the round's finished searches are kept (`RoundProgress`), so that an interrupted
         round goes on from its last saved search instead of from its first; `progress` gets a line every
-        SAVE_SECONDS of the round (a round at a large budget takes hours)."""
+        SAVE_SECONDS of the round (a round at a large budget takes hours); `searches(boot, starts, budget)`:
+        IDA* from each start with this round's h, yielded in start order (default: here, one after the other;
+        `la.experiments.boot_searches` spreads them over worker processes)."""
         cfg, kind, began = self.config, self.next_kind, time.perf_counter()
-        h, budget = self.heuristic(), self.node_limit
+        budget = self.node_limit
         starts = (random_walk(self.domain, self.walk_length, self.rng, n=cfg.walk_instances) if kind == "walk"
                   else self.instances)
         kept = RoundProgress(progress_path, self.round + 1, kind, budget, starts)
         results, saved = kept.load(), time.perf_counter()
-        for start in starts[len(results):]:
-            results.append(ida_star(self.domain, h, start, node_limit=budget, order=cfg.learn.order))
+        if searches is None:
+            h = self.heuristic()
+            found = (ida_star(self.domain, h, s, node_limit=budget, order=cfg.learn.order)
+                     for s in starts[len(results):])
+        else:
+            found = searches(self, starts[len(results):], budget)
+        for result in found:
+            results.append(result)
             if time.perf_counter() - saved >= SAVE_SECONDS:
                 kept.save(results, time.perf_counter() - began)
                 saved = time.perf_counter()
@@ -286,18 +300,19 @@ def _read(path) -> tuple[dict, dict]:
 
 
 def bootstrap(domain, config: BootConfig, rng: np.random.Generator, checkpoint=None, progress=print,
-              encoding=None) -> Boot:
+              encoding=None, searches=None) -> Boot:
     """Run Boot until its stopping rule fires, saving the whole run to `checkpoint` after every round and
     resuming from it if it exists; the round under way keeps its finished searches beside it (`RoundProgress`,
     `<checkpoint>.round.npz`, removed when the round is saved); `progress` gets one line per round and one every
-    SAVE_SECONDS of the round under way (None: silent)."""
+    SAVE_SECONDS of the round under way (None: silent); `searches`: where the rounds' IDA* runs
+    (`Boot.run_round`; the run is the same wherever it runs)."""
     if checkpoint is not None and os.path.exists(checkpoint):
         boot = Boot.restore(checkpoint, domain, config, encoding)
     else:
         boot = Boot(domain, config, rng, encoding)
     partial = None if checkpoint is None else RoundProgress.path_for(checkpoint)
     while boot.stopped is None:
-        boot.run_round(partial, progress)
+        boot.run_round(partial, progress, searches)
         if checkpoint is not None:
             boot.save(checkpoint)
             if os.path.exists(partial):

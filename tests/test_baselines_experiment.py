@@ -85,6 +85,35 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tm
     assert "conf 0.75" in format_table(rows)
 
 
+def test_boot_alone_spreads_its_searches_over_jobs_workers(pdb_folder, tmp_path, monkeypatch):     # noqa: F811
+    cfg = toy_config("8-pancake", "gap", pdb_folder)
+    bcfg = replace(BASELINES, names=("boot",))
+    made, rounds = {}, []
+
+    class Counted(baselines.SpreadSearches):
+        def __call__(self, boot, starts, budget):
+            rounds.append(len(starts))
+            return super().__call__(boot, starts, budget)
+
+    monkeypatch.setattr(baselines, "SpreadSearches", Counted)
+    for jobs in (1, 2):
+        out = tmp_path / f"jobs{jobs}"
+        base = {"seed": 0, "config": cfg, "networks": str(out), "baselines": bcfg, "baseline_networks": str(out),
+                "pdb_dir": str(pdb_folder)}
+        specs = baselines.train_specs(bcfg, [1], base, jobs)
+        assert [s.get("jobs") for s in specs] == [jobs]
+        made[jobs] = run_units(baselines.train_unit, specs, out, jobs, None)[0], out / "run1" / "boot"
+    (one, serial), (two, spread) = made[1], made[2]
+    assert len(rounds) == one["rounds"]                   # with --jobs 2 every round searched in the workers
+    assert {k: v for k, v in one.items() if k != "seconds"} == {k: v for k, v in two.items() if k != "seconds"}
+    logs = [[{k: v for k, v in e.items() if k != "seconds"} for e in json.loads((f / "boot_log.json").read_text())]
+            for f in (serial, spread)]
+    assert logs[0] == logs[1] and sum(e["solved"] for e in logs[0]) > 0 and any(e["trained"] for e in logs[0])
+    nets = [load_network(f / "network.npz")[0] for f in (serial, spread)]
+    for name, value in nets[0].params.items():
+        np.testing.assert_array_equal(nets[1].params[name], value)
+
+
 class Line:
     """States are integers in a column; 0 is the goal."""
 

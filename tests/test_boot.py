@@ -20,7 +20,9 @@ from la.nn import save
 from la.pdb.sets import abstraction
 from la.pdb.store import load
 from la.domains.uniform import uniform_states
+from la.experiments.boot_searches import SpreadSearches
 from la.experiments.folder import check_folder
+from la.experiments.processes import Workers
 from la.search import check_plan, ida_star
 
 EIGHT = SlidingTile(3)
@@ -201,6 +203,40 @@ def test_a_round_interrupted_midway_goes_on_from_its_saved_searches(searches, tm
         np.testing.assert_array_equal(resumed.ffnn.params[name], value)
     np.testing.assert_array_equal(resumed.examples.states(), whole.examples.states())
     assert not (tmp_path / "boot.round.npz").exists()
+
+
+def test_searches_spread_over_workers_make_the_same_run_and_resume_mid_round(tmp_path, monkeypatch):
+    whole = run(WALKS, seed=5)
+    monkeypatch.setattr(la.boot, "SAVE_SECONDS", 0.0)                 # save, and report, after every search
+    path, lines = tmp_path / "boot.npz", []
+
+    def stop_mid_round(line):                                          # at search 5 of round 3
+        lines.append(line)
+        if line.startswith("round   3") and " searched 5 of " in line:
+            raise Interrupt
+
+    with Workers(2) as workers:
+        searches = SpreadSearches(workers)
+        with pytest.raises(Interrupt):
+            bootstrap(EIGHT, WALKS, np.random.default_rng(5), checkpoint=path, progress=stop_mid_round,
+                      searches=searches)
+        assert Boot.restore(path, EIGHT, WALKS).round == 2 and (tmp_path / "boot.round.npz").exists()
+        resumed = bootstrap(EIGHT, WALKS, np.random.default_rng(999), checkpoint=path, progress=None,
+                            searches=searches)
+    assert strip_seconds(resumed.log) == strip_seconds(whole.log)
+    assert any(e["trained"] for e in whole.log) and any(e["kind"] == "walk" for e in whole.log)
+    for name, value in whole.ffnn.params.items():
+        np.testing.assert_array_equal(resumed.ffnn.params[name], value)
+    np.testing.assert_array_equal(resumed.examples.states(), whole.examples.states())
+    np.testing.assert_array_equal(resumed.instances, whole.instances)
+
+
+def test_a_search_that_fails_in_a_worker_stops_the_round_in_one_line():
+    boot = Boot(EIGHT, TINY, np.random.default_rng(0))
+    with Workers(1) as workers:
+        with pytest.raises(RuntimeError, match="a Boot search failed in a worker process: ValueError") as error:
+            list(SpreadSearches(workers)(boot, np.zeros((2, 9), dtype=np.uint8), TINY.node_limit))
+    assert "\n" not in str(error.value)
 
 
 def test_a_round_under_way_reports_its_searches_and_the_time_left_at_their_pace(tmp_path, monkeypatch):

@@ -18,8 +18,10 @@ the conformal guarantee holds only for states drawn like the calibration states;
 mean h the search would use there, conformal and plain, and the mean h*: coverage bought with a much lower h
 costs nodes).
 """
+import contextlib
 import json
 from dataclasses import dataclass, field, replace
+from multiprocessing import parent_process
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +31,8 @@ from la.calibration import admissible_fraction, conformal_heuristic, plan_states
 from la.checkpoint import buffer_size
 from la.domains import make_domain
 from la.domains.uniform import uniform_states
+from la.experiments.boot_searches import SpreadSearches
+from la.experiments.processes import Workers
 from la.experiments.runner import unit_progress, unit_rng
 from la.experiments.table3 import TEST_SETS
 from la.experiments.trained import calibration_states, encoding_for, trained_network
@@ -111,10 +115,11 @@ def rows(bcfg: BaselinesConfig, alphas) -> list:
     return out
 
 
-def train_specs(bcfg: BaselinesConfig, runs, base: dict) -> list:
-    """The training units of the baselines' networks, per run."""
+def train_specs(bcfg: BaselinesConfig, runs, base: dict, jobs: int = 1) -> list:
+    """The training units of the baselines' networks, per run; Boot's searches may use `jobs` processes."""
     which = (["boot"] if "boot" in bcfg.names else []) + (["optimal", "optimal4"] if "optimal" in bcfg.names else [])
-    return [{**base, "name": f"run{r}/{w}", "run": r, "network": w} for r in runs for w in which]
+    return [{**base, "name": f"run{r}/{w}", "run": r, "network": w, **({"jobs": jobs} if w == "boot" else {})}
+            for r in runs for w in which]
 
 
 def records_for(spec: dict) -> int:
@@ -155,8 +160,13 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     rng = unit_rng(spec["seed"], spec["run"], KEYS[which])
     if which == "boot":
         # boot.npz, not checkpoint.npz: --resume checks every checkpoint.npz as LearnHeuristicPrac's (la.checkpoint)
-        boot = bootstrap(domain, bcfg.boot, rng, checkpoint=folder / "boot.npz", progress=progress,
-                         encoding=encoding)
+        # Its searches go to `jobs` workers when this unit runs in the main process (a worker starts no others).
+        jobs = spec.get("jobs", 1) if parent_process() is None else 1
+        with contextlib.ExitStack() as stack:
+            searches = (SpreadSearches(stack.enter_context(Workers(jobs)), spec.get("pdb_dir")) if jobs > 1
+                        else None)
+            boot = bootstrap(domain, bcfg.boot, rng, checkpoint=folder / "boot.npz", progress=progress,
+                             encoding=encoding, searches=searches)
         save_network(boot.ffnn, encoding, folder / "network.npz")
         write_json(folder / "boot_log.json", boot.log)
         return {"run": spec["run"], "network": which, "rounds": len(boot.log), "stopped": boot.stopped,

@@ -257,7 +257,8 @@ def main(argv=None) -> int:
     extra, conformal = [] if bcfg is None else baselines.rows(bcfg, cfg.alphas), []
     if bcfg is not None:
         print(f"{name} ({scale}): the baselines {', '.join(bcfg.names)}", flush=True)
-        trained += run_units(baselines.train_unit, baselines.train_specs(bcfg, runs, base), out, args.jobs, progress)
+        trained += run_units(baselines.train_unit, baselines.train_specs(bcfg, runs, base, args.jobs), out,
+                             args.jobs, progress)
         if "conformal" in bcfg.names:
             conformal = run_units(baselines.conformal_unit, [{**base, "name": f"run{r}/conformal", "run": r}
                                                              for r in runs], out, args.jobs, progress)
