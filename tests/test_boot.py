@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import la.boot
-from la.boot_round import RoundProgress
+from la.boot_round import RoundProgress, read_arrays
 from la.boot import Boot, BootConfig, boot_config, bootstrap, draw_instances, initial_heuristic
 from la.config import DOMAINS, node_budget
 from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
@@ -215,14 +215,14 @@ def test_searches_spread_over_workers_make_the_same_run_and_resume_mid_round(tmp
         if line.startswith("round   3") and " searched 5 of " in line:
             raise Interrupt
 
-    with Workers(2) as workers:
-        searches = SpreadSearches(workers)
-        with pytest.raises(Interrupt):
-            bootstrap(EIGHT, WALKS, np.random.default_rng(5), checkpoint=path, progress=stop_mid_round,
-                      searches=searches)
-        assert Boot.restore(path, EIGHT, WALKS).round == 2 and (tmp_path / "boot.round.npz").exists()
+    with Workers(2) as workers, pytest.raises(Interrupt):
+        bootstrap(EIGHT, WALKS, np.random.default_rng(5), checkpoint=path, progress=stop_mid_round,
+                  searches=SpreadSearches(workers))
+    assert Boot.restore(path, EIGHT, WALKS).round == 2
+    assert len(read_arrays(tmp_path / "boot.round.npz", "round progress")[0]["solved"]) == 5    # kept mid-round
+    with Workers(2) as workers:                                         # new workers, as a resumed run has
         resumed = bootstrap(EIGHT, WALKS, np.random.default_rng(999), checkpoint=path, progress=None,
-                            searches=searches)
+                            searches=SpreadSearches(workers))
     assert strip_seconds(resumed.log) == strip_seconds(whole.log)
     assert any(e["trained"] for e in whole.log) and any(e["kind"] == "walk" for e in whole.log)
     for name, value in whole.ffnn.params.items():
