@@ -42,12 +42,13 @@ def unit_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
-def add_run_options(parser, default_out: str, order: bool = True) -> None:
-    """The options every experiment has: --seed, --jobs, --out, --resume, --run and (unless `order` is False, for
-    an experiment without IDA*) IDA*'s --order."""
+def add_run_options(parser, default_out: str, order: bool = True,
+                    jobs: str = "units run in parallel processes") -> None:
+    """The options every experiment has: --seed, --jobs (`jobs` says what the processes do), --out, --resume, --run
+    and (unless `order` is False, for an experiment without IDA*) IDA*'s --order."""
     parser.add_argument("--seed", type=seed, default=0, help=f"the experiment's seed, 0..{SEED_MAX} (default 0)")
     parser.add_argument("--jobs", type=count, default=os.cpu_count() or 1,
-                        help=f"units run in parallel processes, 1..{COUNT_MAX} (default: one per core)")
+                        help=f"{jobs} (1..{COUNT_MAX}; default: one per core)")
     parser.add_argument("--out", type=out_folder, default=None,
                         help=f"results folder, created if need be (default {default_out})")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")

@@ -190,7 +190,9 @@ def parse_args(argv):
     scale.add_argument("--quick", action="store_true", help="a smoke run at toy scale")
     parser.add_argument("--runs", type=count,
                         help=f"independent runs, 1..{COUNT_MAX} (default: 1, or the paper's with --paper)")
-    add_run_options(parser, "results/suboptimality-<scale>, or results/table3-<domain>-<scale>")
+    add_run_options(parser, "results/suboptimality-<scale>, or results/table3-<domain>-<scale>",
+                    jobs="units run in parallel processes; Boot, when it trains alone, spreads its searches "
+                         "over them")
     parser.add_argument("--networks", type=existing_folder, default=None,
                         help="test the networks saved in this earlier results folder instead of training "
                              "(run<r>/alpha/network.npz and run<r>/mean/network.npz for every run)")
