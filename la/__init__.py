@@ -1,22 +1,42 @@
 """la: learning likely-admissible heuristics (Marom & Rosman, ICAPS 2020), by hand in NumPy.
 
-Which module implements which part of the paper:
+The core is the paper's method, and all a student needs to read: `import la.learn` loads exactly these modules
+(with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical, then code (neither blank,
+nor comment, nor docstring); tests/test_layout.py checks the list.
 
-    la.domains      planning domains on batches of states (§5): sliding tiles, pancakes, blocksworld;
-                    random walks back from the goal (the LengthInc baseline's tasks and every test set)
-    la.heuristics   the heuristic contract; Manhattan distance, the gap heuristic, Hamming
-    la.search       IDA* (Korf 1985): batched, and the plain recursive reference; exact distances (BFS);
-                    greedy best-first and dual-queue search with confidence pruning (Heller et al. 2022)
-    la.features     the networks' inputs (§5): the 15-puzzle's one-hot; PDB features for the 24-puzzle,
-                    24-pancake and 15-blocksworld, each with its admissible part h_ad
-    la.nn           the networks of §2 by hand: the two-output FFNN (Eq. 1), the WUNN (Eqs. 2–3), Adam;
-                    Heller et al.'s classification network and its out-of-distribution training
-    la.teacher      training data as Heller et al.'s teacher makes it: greedy plans from random-walk seeds
-    la.optimal_labels  states labelled with their exact h* from optimal plans, and a network trained on them
-    la.boot         Boot, the bootstrap learner of Jabbari Arfaee, Zilles & Holte (2011): the paper's Table 3 rival
-    la.data         benchmark instances with known optimal costs
-    la.solve        `python -m la.solve`: solve one task
-    la.bench        `python -m la.bench`: the speed benchmarks
+    la                                   49     3  this map; one BLAS thread
+    la.buffer                            55    30  the memory buffer (§4)
+    la.config                            91    56  LearnConfig: Alg. 2's constants (§5)
+    la.domains                           14     0
+    la.domains.domain                    88    47  the domain contract
+    la.domains.sliding_tile             122    79  the 15-puzzle (§5)
+    la.domains.walk                      34    22  random walks back from the goal
+    la.features                          18     2
+    la.features.one_hot                  75    46  the 15-puzzle's input (§5)
+    la.heuristics                         8     0
+    la.heuristics.base                   50    17  the heuristic contract
+    la.heuristics.likely_admissible     195   111  y^α (§3-§5)
+    la.learn                            184   115  LearnHeuristicPrac (Alg. 2)
+    la.nn                                21     5
+    la.nn.adam                           59    37  Adam
+    la.nn.config                         77    47  the networks' settings (§5)
+    la.nn.ffnn                          169   106  μ and σ_a (Eq. 1)
+    la.nn.layers                        102    48  layers, by hand
+    la.nn.wunn                          226   150  σ_e (Eq. 2)
+    la.search                            11     4
+    la.search.depth_first               276   167  IDA*'s depth-first order
+    la.search.ida_star                   68    39  batched IDA* (Korf 1985)
+    la.search.reference                  77    58  the textbook IDA*
+    la.search.result                     60    40  what a search returns
+    la.tasks                             59    31  GenerateTaskPrac (Alg. 1)
+    in all                             2188  1260
+
+Also in the core, loaded when used: la.domains (pancake, blocksworld, names: make_domain), la.heuristics
+(classical: Manhattan, gap; pdb), la.features (PDB features, encodings: which domain takes which), la.pdb
+(pattern databases and their cache), la.nn.gradcheck, la.search (bfs; shallowest: the batched order), la.io.
+The shell imports the core, never the other way: la.rivals (Boot, optimal-plan labels, conformal y^α),
+la.heller (Heller et al. 2022's confidence-aware search), la.experiments (the tables, and runs: the run
+machinery), la.plots, la.solve, la.bench, la.data.
 """
 import os
 

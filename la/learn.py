@@ -12,41 +12,43 @@ one loop.
                 q-quantile of the buffer's labels
 
 The single-output network ("N/A", and every efficiency run) plans with the mean and has no α schedule.
-Every domain goes through one encoding (`la.features`, made once per learner): the networks' inputs, and
+Every domain goes through one encoding (`la.features`, handed to the learner): the networks' inputs, and
 h_ad, the admissible floor of the feature domains (paper §5; 0 for the one-hot).
+
+The learner is its state (`Learner`: networks, optimiser states, memory buffer, α, β, y^q, iteration, log) and
+one step (`Learner.run_iteration`); `learn_heuristic_prac` runs the steps. Nothing here touches a file or
+prints: checkpoints, snapshots and progress lines are the caller's (`la.experiments.runs.training`).
 """
 import math
-import os
 import time
-from pathlib import Path
 
 import numpy as np
 
 from la.buffer import MemoryBuffer
-from la.checkpoint import PARTS, as_json, read_checkpoint, save_checkpoint
 from la.config import LearnConfig
-from la.features import describe, for_domain
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.network import save_network
 from la.nn.config import build_ffnn, build_wunn
 from la.nn.ffnn import fit_full_batch
 from la.search import ida_star
+from la.search.depth_first import DepthFirst
 from la.tasks import generate_task_prac, random_walk_tasks
 
 
 class Learner:
     """One LearnHeuristicPrac run: networks, optimisers, memory buffer, α, β, y^q and the per-iteration log."""
 
-    def __init__(self, domain, config: LearnConfig, rng: np.random.Generator, encoding=None):
-        """`encoding`: the networks' inputs (`la.features`); by default the paper's for `domain`."""
-        if encoding is None:
-            encoding = for_domain(domain)
-        elif encoding.domain.name != domain.name:
+    def __init__(self, domain, config: LearnConfig, rng: np.random.Generator, encoding, engine=DepthFirst):
+        """`encoding`: the networks' inputs (`la.features`; the paper's for a domain: `la.features.encodings`);
+        `engine`: IDA*'s order, the one `config.order` names (`la.search.ida_star`)."""
+        if encoding.domain.name != domain.name:
             raise ValueError(f"{encoding!r} encodes {encoding.domain.name} states, not {domain.name} ones")
-        self.domain, self.config, self.rng, self.encoding = domain, config, rng, encoding
+        if engine.order != config.order:
+            raise ValueError(f"config.order is {config.order!r} but the engine searches in the {engine.order!r} "
+                             f"order (the batched one is la.search.shallowest.Shallowest)")
+        self.domain, self.config, self.rng, self.encoding, self.engine = domain, config, rng, encoding, engine
         n_in = encoding.size
         ffnn_rng, wunn_rng = rng.spawn(2)
-        self.ffnn, self.ffnn_adam = build_ffnn(config.ffnn, n_in, ffnn_rng)    # keeps ffnn_rng for dropout
+        self.ffnn, self.ffnn_adam = build_ffnn(config.ffnn, n_in, ffnn_rng, config.target_scale)  # keeps ffnn_rng
         self.wunn, self.wunn_adam = (build_wunn(config.wunn, n_in, wunn_rng)
                                      if config.task_generation == "gtp" else (None, None))  # LengthInc: no WUNN
         self.buffer = MemoryBuffer(config.buffer_size, domain.size)
@@ -69,7 +71,7 @@ class Learner:
         for _ in range(cfg.tasks_per_iter):
             task = self.make_task(n)
             result = ida_star(self.domain, h, task.start, node_limit=cfg.node_limit, time_limit=cfg.time_limit,
-                              order=cfg.order)
+                              engine=self.engine)
             if result.solved:
                 plans.append(result.plan)
             tasks.append({"steps": task.steps, "solved": result.solved, "cost": result.cost,
@@ -127,8 +129,7 @@ class Learner:
         """Warm-started full-batch Adam steps on the buffer cycled to 25,000 rows, targets y/10, until every
         record is predicted within 0.5 or TrainIter steps (`NNBayesHeuristic.Update`; `fit_full_batch`)."""
         cfg = self.config
-        return fit_full_batch(self.ffnn, self.ffnn_adam, X, y, cfg.ffnn_batch, cfg.target_scale, cfg.train_iter,
-                              cfg.train_tolerance)
+        return fit_full_batch(self.ffnn, self.ffnn_adam, X, y, cfg.ffnn_batch, cfg.train_iter, cfg.train_tolerance)
 
     def train_wunn(self, X: np.ndarray, y: np.ndarray, update_beta: bool) -> tuple:
         """WUNN training in blocks of 50 steps until σ_e < √(κε) on every record; β decays by γ only if all
@@ -153,37 +154,6 @@ class Learner:
             self.beta *= cfg.gamma
         return cfg.wunn_blocks, decayed
 
-    # --- checkpoints (la.checkpoint) ---------------------------------------------------------------------------
-
-    def identity(self) -> dict:
-        """What a checkpoint must match to continue this run: the domain, the encoding and the configuration."""
-        return {"domain": self.domain.name, "encoding": describe(self.encoding), "config": as_json(self.config)}
-
-    def save(self, path) -> None:
-        """Hand everything needed to continue this run to `la.checkpoint`, which writes it to `path`."""
-        meta = {**self.identity(), "iteration": self.iteration, "alpha": self.alpha, "beta": self.beta,
-                "y_q": None if math.isinf(self.y_q) else self.y_q, "trained": self.trained,
-                "rng": self.rng.bit_generator.state, "log": self.log}
-        save_checkpoint(path, {name: getattr(self, name) for name in PARTS},
-                        (self.buffer.states(), self.buffer.labels()), meta)
-
-    @classmethod
-    def restore(cls, path, domain, config: LearnConfig, encoding=None) -> "Learner":
-        """The learner saved at `path` by `save`; ValueError if the file is damaged or belongs to another run."""
-        learner = cls(domain, config, np.random.default_rng(0), encoding)
-        state = read_checkpoint(path, learner.identity())
-        for name in PARTS:
-            if getattr(learner, name) is not None:
-                if name not in state["parts"]:
-                    raise ValueError(f"{path}: missing part '{name}'")
-                setattr(learner, name, state["parts"][name])
-        learner.buffer = MemoryBuffer.from_arrays(config.buffer_size, *state["buffer"])
-        learner.iteration, learner.alpha, learner.beta = state["iteration"], state["alpha"], state["beta"]
-        learner.y_q = -math.inf if state["y_q"] is None else state["y_q"]
-        learner.trained, learner.log = state["trained"], state["log"]
-        learner.rng.bit_generator.state = state["rng"]
-        return learner
-
     # --- results ---------------------------------------------------------------------------------------------
 
     def test_heuristic(self, alpha: float | None = None):
@@ -196,51 +166,19 @@ class Learner:
         tasks = [t for entry in self.log for t in entry["tasks"]]
         return sum(t["solved"] for t in tasks) / len(tasks) if tasks else 0.0
 
-    def progress_line(self, left: float) -> str:
-        """One line per finished iteration, with the estimated seconds `left`."""
-        e, cfg = self.log[-1], self.config
-        steps = np.mean([t["steps"] for t in e["tasks"]])
-        alpha = "mean" if e["alpha"] is None else f"{e['alpha']:.2f}"
-        return (f"iter {self.iteration:3d}/{cfg.num_iter}  solved {e['solved']:2d}/{cfg.tasks_per_iter}  "
-                f"α {alpha}  β {e['beta_after']:.2e}  buffer {e['buffer']:6,d}  task length {steps:6.1f}  "
-                f"nodes {e['nodes'] / 1e6:7.1f}M  {e['plan_seconds'] + e['train_seconds']:6.1f} s  "
-                f"(about {_duration(left)} left)")
 
+def learn_heuristic_prac(domain, config: LearnConfig, rng: np.random.Generator, encoding, learner=None,
+                         after_iteration=None, engine=DepthFirst) -> Learner:
+    """LearnHeuristicPrac (paper Alg. 2): NumIter iterations of `Learner.run_iteration`.
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
-
-
-def learn_heuristic(domain, config: LearnConfig, rng: np.random.Generator, checkpoint=None,
-                    progress=print, snapshots=None, snapshot_every: int = 5, encoding=None) -> Learner:
-    """Run LearnHeuristicPrac to the end, checkpointing after every iteration.
-
-    With `checkpoint` (a file path) an existing checkpoint is resumed, and the finished run equals an
-    uninterrupted one: the checkpoint holds the networks, optimiser states, buffer, α, β, y^q, the random
-    generator's state and the log. `progress` gets one line per iteration (None: silent). With `snapshots`
-    (a folder), the FFNN and WUNN after every `snapshot_every`-th iteration are saved there as
-    `iterNN-ffnn.npz` / `iterNN-wunn.npz`, to study how they changed during training. `encoding`: the
-    networks' inputs (`la.features`), by default the paper's for `domain`.
+    `learner`: a run to continue (a `Learner` restored by the caller) instead of a new one. `after_iteration`,
+    if given, is called with the learner after each iteration: where a caller saves a checkpoint or prints.
+    `engine`: IDA*'s order, as for `Learner`.
     """
-    if encoding is None:
-        encoding = for_domain(domain)
-    resume = checkpoint is not None and os.path.exists(checkpoint)
-    learner = (Learner.restore(checkpoint, domain, config, encoding) if resume
-               else Learner(domain, config, rng, encoding))
-    began, done_before = time.perf_counter(), learner.iteration
+    if learner is None:
+        learner = Learner(domain, config, rng, encoding, engine)
     while learner.iteration < config.num_iter:
         learner.run_iteration()
-        if checkpoint is not None:
-            learner.save(checkpoint)
-        if snapshots is not None and learner.iteration % snapshot_every == 0:
-            for name in ("ffnn", "wunn"):
-                if getattr(learner, name) is not None:
-                    save_network(getattr(learner, name), learner.encoding,
-                                 Path(snapshots) / f"iter{learner.iteration:02d}-{name}.npz")
-        if progress is not None:
-            per_iteration = (time.perf_counter() - began) / (learner.iteration - done_before)
-            progress(learner.progress_line(per_iteration * (config.num_iter - learner.iteration)))
+        if after_iteration is not None:
+            after_iteration(learner)
     return learner
-

@@ -13,15 +13,31 @@ import json
 import sys
 
 from la import data
-from la.cli import NODES_MAX, WEIGHT_MAX, Parser, alpha, existing_file, node_limit, out_folder, run, seconds, weight
-from la.domains import Blocksworld, Pancake, make_domain
+from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import optimal_cost
-from la.heuristics import CLASSICAL, Weighted, make_heuristic
+from la.domains.names import make_domain
+from la.domains.pancake import Pancake
+from la.experiments.runs import cli
+from la.experiments.runs.cli import (
+    NODES_MAX,
+    WEIGHT_MAX,
+    Parser,
+    alpha,
+    existing_file,
+    node_limit,
+    out_folder,
+    run,
+    seconds,
+    weight,
+)
+from la.experiments.runs.network import check_domain, load_network, network_encoding
+from la.experiments.runs.progress import BuildProgress
+from la.heuristics.classical import CLASSICAL, Weighted, make_heuristic
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.network import check_domain, load_network, network_encoding
 from la.nn import FFNN
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
+from la.search.shallowest import ENGINES
 
 DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}     # and "md" for the sliding-tile puzzle
 HEURISTICS = CLASSICAL + ("pdb", "max-pdb", "exact")
@@ -102,7 +118,7 @@ def task(args, default_domain: str = "15-puzzle"):
                          + (f" (got {' and '.join(chosen)})" if chosen else ""))
     if args.state:
         domain = make_domain(default_domain if args.domain is None else args.domain)
-        return domain, domain.parse(" ".join(args.state)), None
+        return domain, cli.parse_state(domain, " ".join(args.state)), None
     korf15 = args.korf is not None
     name, instances, count = ("15-puzzle", data.korf100(), 100) if korf15 else ("24-puzzle", data.korf50_24(), 50)
     number = args.korf if korf15 else args.korf24
@@ -121,7 +137,7 @@ def main(argv=None) -> int:
     if network is not None:
         check_domain(about, domain, args.network)
         name = "network"
-        heuristic = LikelyAdmissible(network, network_encoding(about, args.pdb_dir), args.alpha)
+        heuristic = LikelyAdmissible(network, network_encoding(about, args.pdb_dir, BuildProgress()), args.alpha)
     else:
         name = args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md")
         heuristic = heuristic_named(name, domain, args.pdb_dir)
@@ -132,14 +148,14 @@ def main(argv=None) -> int:
               f"pattern databases); --node-limit or --time-limit stop it earlier", file=sys.stderr, flush=True)
     if args.algorithm == "batched":
         result = ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit,
-                          order=args.order, progress=None if args.json else _iteration_line)
+                          engine=ENGINES[args.order], progress=None if args.json else _iteration_line)
     else:
         result = reference.ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit)
     if args.json:
         record = {"domain": domain.name, "heuristic": name,
                   "algorithm": args.algorithm, "order": args.order if args.algorithm == "batched" else None,
                   "weight": args.weight, "start": start.astype(int).tolist(), "optimal": optimal,
-                  **result.to_json(), "nodes_per_second": result.nodes_per_second}
+                  **result_json(result), "nodes_per_second": result.nodes_per_second}
         if network is not None:
             record.update(network=str(args.network), alpha=args.alpha)
         print(json.dumps(record))
@@ -147,7 +163,7 @@ def main(argv=None) -> int:
         print(domain.format(start))
         if result.solved:
             print(f"plan ({result.cost} move{'' if result.cost == 1 else 's'}), one state per line:")
-            print("\n".join(domain.to_text(state) for state in result.plan))
+            print("\n".join(cli.state_text(state) for state in result.plan))
         outcome = f"cost {result.cost}" if result.solved else f"not solved ({result.status})"
         known = f" (optimal {optimal})" if optimal is not None else ""
         print(f"{outcome}{known}  generated {result.generated:,}  expanded {result.expanded:,}  "
@@ -175,13 +191,14 @@ def trained_network(args) -> tuple:
 
 
 def heuristic_named(name: str, domain, pdb_folder=None):
-    """The heuristic `name` for `domain`; PDBs are loaded from `pdb_folder` (built there if missing)."""
+    """The heuristic `name` for `domain`; PDBs are loaded from `pdb_folder` (built there if missing, with a
+    progress line on stderr)."""
     if name == "pdb":
         from la.heuristics.pdb import pdb_heuristic
-        return pdb_heuristic(domain, pdb_folder)
+        return pdb_heuristic(domain, pdb_folder, BuildProgress())
     if name == "max-pdb":
         from la.heuristics.pdb import max_pdb_heuristic
-        return max_pdb_heuristic(domain, pdb_folder)
+        return max_pdb_heuristic(domain, pdb_folder, BuildProgress())
     if name == "exact":
         if not isinstance(domain, Blocksworld):
             raise ValueError(f"heuristic 'exact' is blocksworld's exact cost rule, not for the {domain.name}")
@@ -194,5 +211,15 @@ def _iteration_line(bound, nodes, total, seconds):
           flush=True)
 
 
+def result_json(result) -> dict:
+    """A `SearchResult` as plain JSON types; `plan` as a list of states, each a list of integers."""
+    return {"solved": result.solved, "cost": result.cost,
+            "plan": None if result.plan is None else result.plan.astype(int).tolist(),
+            "generated": result.generated, "expanded": result.expanded, "iterations": result.iterations,
+            "seconds": result.seconds, "status": result.status,
+            "per_iteration": list(result.per_iteration), "bounds": list(result.bounds)}
+
+
 if __name__ == "__main__":
     sys.exit(run(main))
+

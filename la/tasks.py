@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from la.domains import random_walk
-from la.features import for_domain
+from la.domains.walk import random_walk
+from la.nn.layers import softmax
 
 
 @dataclass
@@ -29,25 +29,17 @@ def random_walk_tasks(domain, n: int, length: int, rng: np.random.Generator) -> 
     return [Task(start, length) for start in random_walk(domain, length, rng, n=n)]
 
 
-def softmax(x: np.ndarray) -> np.ndarray:
-    """e^x / Σ e^x (temperature 1; shifted by max(x), which changes nothing but overflow)."""
-    e = np.exp(x - x.max())
-    return e / e.sum()
-
-
 def generate_task_prac(domain, wunn, rng: np.random.Generator, epsilon: float = 1.0, max_steps: int = 1000,
-                       K: int = 100, trace: bool = False, encoding=None) -> Task:
+                       K: int = 100, trace: bool = False, *, encoding) -> Task:
     """GenerateTaskPrac (the authors' `SearchDomain.Generate`): walk back from the goal by softmax(σ_e) until
     σ_e >= ε or MaxSteps.
 
     σ_e is the standard deviation of K sampled WUNN outputs (the authors' unit; with ε = 1 the paper's
     σ_e² >= ε is the same test). Only the sampled state is tested against ε. With `trace`, every step's
     candidates, their σ_e and probabilities and the chosen index are kept (tutorial 08, Figure 1).
-    `encoding` gives the WUNN's inputs (`la.features`); by default the paper's for `domain`, made here.
+    `encoding` gives the WUNN's inputs (`la.features`).
     """
-    if encoding is None:
-        encoding = for_domain(domain)
-    elif encoding.domain.name != domain.name:
+    if encoding.domain.name != domain.name:
         raise ValueError(f"{encoding!r} encodes {encoding.domain.name} states, not {domain.name} ones")
     state, pop, count, u = domain.goal.copy(), -1, 0, 0.0
     steps = []

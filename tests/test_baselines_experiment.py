@@ -10,22 +10,23 @@ import pytest
 from test_table3 import TOY, TOY_MEAN, pdb_folder, run_experiment, toy_config, toy_sets     # noqa: F401
 
 import la.experiments.suboptimality as suboptimality
-from la import cli
+from la.experiments.runs import cli
 from la.bench.neural import fitted_network
-from la.boot import BootConfig
-from la.calibration import conformal_quantile, plan_states, residuals
-from la.domains import Pancake, SlidingTile
+from la.rivals.boot import BootConfig
+from la.rivals.calibration import conformal_quantile, plan_states, residuals
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
 from la.domains.uniform import uniform_states
 from la.experiments import baselines, table1
-from la.experiments.folder import ROOT, check_folder
-from la.experiments.runner import run_units, unit_rng
+from la.experiments.runs.folder import ROOT, check_folder
+from la.experiments.runs.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, table
 from la.features import TwoDim
-from la.heuristics import Gap
+from la.heuristics.classical import Gap
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.network import load_network, save_network
+from la.experiments.runs.network import load_network, save_network
 from la.nn.config import build_ffnn
-from la.optimal_labels import OptimalPlanConfig
+from la.rivals.optimal_labels import OptimalPlanConfig
 from la.search import ida_star
 
 BASELINES = baselines.BaselinesConfig(
@@ -206,7 +207,7 @@ def baselines_record(tmp_path, name="baselines_24-pancake.json", **changes):
 
 
 def test_la_plots_draws_a_baselines_record_and_refuses_a_wrong_one(tmp_path):
-    from la import plots_baselines
+    from la.plots import baselines as plots_baselines
     path = baselines_record(tmp_path)
     (domain, (_, record)), = plots_baselines.read_all([path]).items()
     plots_baselines.draw(record, tmp_path / "out")
@@ -227,7 +228,7 @@ def test_la_plots_draws_a_baselines_record_and_refuses_a_wrong_one(tmp_path):
 
 def test_two_baselines_records_of_a_domain_are_drawn_as_one(tmp_path):
     """Boot run on its own beside a run of the other baselines: one table, the paper's rows once."""
-    from la import plots_baselines
+    from la.plots import baselines as plots_baselines
     table = json.loads((ROOT / "figures" / "table3_24-pancake.json").read_text())["table"]
     paper = [{**r, "runs": 0} for r in table]
     measured = {r["row"]: r for r in table}
@@ -245,7 +246,7 @@ def test_two_baselines_records_of_a_domain_are_drawn_as_one(tmp_path):
 
 def test_the_baselines_figure_draws_the_saved_networks_own_rows_beside_them(tmp_path, monkeypatch):
     """`la.plots` hands the networks' own record (figures/table3_<domain>.json) to the baselines' figure."""
-    from la import plots_baselines
+    from la.plots import baselines as plots_baselines
     own = json.loads((ROOT / "figures" / "table3_24-pancake.json").read_text())
     paper = [{**r, "runs": 0} for r in own["table"]]
     boot = json.loads(baselines_record(tmp_path, conformal=[], table=paper + [{**paper[-1], "row": "Boot",

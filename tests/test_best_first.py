@@ -3,9 +3,14 @@ import numpy as np
 import pytest
 
 from la import data
-from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
-from la.heuristics import Gap, Hamming, Manhattan
-from la.search import batched_gbfs, check_plan, gbfs
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.heuristics.classical import Gap, Hamming, Manhattan
+from la.heller.batched_best_first import batched_gbfs
+from la.heller.greedy import gbfs
+from la.search import check_plan
 from la.search.bfs import ExactDistances
 from toy_graph import Graph, Table
 

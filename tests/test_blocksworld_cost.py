@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from scipy.stats import chi2
 
-from la.domains import Blocksworld, random_walk
+from la.domains.blocksworld import Blocksworld
+from la.domains.walk import random_walk
 from la.domains.blocksworld_cost import blocked, optimal_cost, optimal_plan, smallest_below, well_placed
 from la.domains.blocksworld_uniform import completions, number_of_states, uniform_below, uniform_state, \
     uniform_states

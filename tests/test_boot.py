@@ -1,4 +1,4 @@
-"""Boot, the bootstrap learner of Jabbari Arfaee, Zilles & Holte (`la.boot`), on the 8-puzzle and a toy
+"""Boot, the bootstrap learner of Jabbari Arfaee, Zilles & Holte (`la.rivals.boot`), on the 8-puzzle and a toy
 8-pancake: the budget rule, the training examples, the RandomWalk phase, the stopping rule, a run end to end,
 checkpoints and the per-domain configurations."""
 import json
@@ -8,21 +8,26 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import la.boot
-from la.boot_round import RoundProgress, read_arrays
-from la.boot import Boot, BootConfig, boot_config, bootstrap, draw_instances, initial_heuristic
-from la.config import DOMAINS, node_budget
-from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
-from la.features import PancakeFeatures
-from la.heuristics import Manhattan
+import la.rivals.boot
+from la.experiments.runs.checkpoint import read_state
+from la.rivals.boot_round import RoundProgress
+from la.rivals.boot import Boot, BootConfig, boot_config, bootstrap, draw_instances, initial_heuristic
+from la.config import node_budget
+from la.experiments.domains import DOMAINS
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.features.pancake import PancakeFeatures
+from la.heuristics.classical import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.nn import save
+from la.experiments.runs.persist import save
 from la.pdb.sets import abstraction
 from la.pdb.store import load
 from la.domains.uniform import uniform_states
-from la.experiments.boot_searches import SpreadSearches
-from la.experiments.folder import check_folder
-from la.experiments.processes import Workers
+from la.experiments.runs.boot_searches import SpreadSearches
+from la.experiments.runs.folder import check_folder
+from la.experiments.runs.processes import Workers
 from la.search import check_plan, ida_star
 
 EIGHT = SlidingTile(3)
@@ -167,8 +172,8 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
 
 
 def interrupt_after(searches: int, monkeypatch) -> list:
-    """Make la.boot's IDA* raise Interrupt on its (searches + 1)-th call; returns the starts it was called on."""
-    calls, search = [], la.boot.ida_star
+    """Make la.rivals.boot's IDA* raise Interrupt on its (searches + 1)-th call; returns the starts it was called on."""
+    calls, search = [], la.rivals.boot.ida_star
 
     def counted(domain, h, start, **kwargs):
         if len(calls) == searches:
@@ -176,14 +181,14 @@ def interrupt_after(searches: int, monkeypatch) -> list:
         calls.append(np.array(start))
         return search(domain, h, start, **kwargs)
 
-    monkeypatch.setattr(la.boot, "ida_star", counted)
+    monkeypatch.setattr(la.rivals.boot, "ida_star", counted)
     return calls
 
 
 @pytest.mark.parametrize("searches", [17, 35])       # within the first pass over Ins; within a walk round
 def test_a_round_interrupted_midway_goes_on_from_its_saved_searches(searches, tmp_path, monkeypatch):
     whole = run(WALKS, seed=5)
-    monkeypatch.setattr(la.boot, "SAVE_SECONDS", 0.0)                 # save after every search
+    monkeypatch.setattr(la.rivals.boot, "SAVE_SECONDS", 0.0)                 # save after every search
     path = tmp_path / "boot.npz"
     calls = interrupt_after(searches, monkeypatch)
     with pytest.raises(Interrupt):
@@ -207,7 +212,7 @@ def test_a_round_interrupted_midway_goes_on_from_its_saved_searches(searches, tm
 
 def test_searches_spread_over_workers_make_the_same_run_and_resume_mid_round(tmp_path, monkeypatch):
     whole = run(WALKS, seed=5)
-    monkeypatch.setattr(la.boot, "SAVE_SECONDS", 0.0)                 # save, and report, after every search
+    monkeypatch.setattr(la.rivals.boot, "SAVE_SECONDS", 0.0)                 # save, and report, after every search
     path = tmp_path / "boot.npz"
 
     def stop_mid_round(line):                                          # at search 5 of round 3
@@ -218,7 +223,7 @@ def test_searches_spread_over_workers_make_the_same_run_and_resume_mid_round(tmp
         bootstrap(EIGHT, WALKS, np.random.default_rng(5), checkpoint=path, progress=stop_mid_round,
                   searches=SpreadSearches(workers))
     assert Boot.restore(path, EIGHT, WALKS).round == 2
-    assert len(read_arrays(tmp_path / "boot.round.npz", "round progress")[0]["solved"]) == 5    # kept mid-round
+    assert len(read_state(tmp_path / "boot.round.npz")[0]["solved"]) == 5    # kept mid-round
     with Workers(2) as workers:                                         # new workers, as a resumed run has
         resumed = bootstrap(EIGHT, WALKS, np.random.default_rng(999), checkpoint=path, progress=None,
                             searches=SpreadSearches(workers))
@@ -239,9 +244,9 @@ def test_a_search_that_fails_in_a_worker_stops_the_round_in_one_line():
 
 
 def test_a_round_under_way_reports_its_searches_and_the_time_left_at_their_pace(tmp_path, monkeypatch):
-    monkeypatch.setattr(la.boot, "SAVE_SECONDS", 0.0)                 # a line after every search
+    monkeypatch.setattr(la.rivals.boot, "SAVE_SECONDS", 0.0)                 # a line after every search
     clock = iter(range(0, 10**6, 7))                                    # Boot's clock: 7 s more at every look
-    monkeypatch.setattr(la.boot, "time", type("Clock", (), {"perf_counter": lambda: float(next(clock))}))
+    monkeypatch.setattr(la.rivals.boot, "time", type("Clock", (), {"perf_counter": lambda: float(next(clock))}))
     lines = []
     boot = bootstrap(EIGHT, replace(TINY, max_rounds=1), np.random.default_rng(3), checkpoint=tmp_path / "b.npz",
                      progress=lines.append)

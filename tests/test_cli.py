@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from la.domains import SlidingTile
+from la.domains.sliding_tile import SlidingTile
 from la.search import check_plan
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,6 +113,6 @@ def test_solve_weight_and_order_show_the_two_goals():
 
 @pytest.mark.parametrize("name", ["run1/../x", "a b", "", "run1/.", "run1/test-N:A"])
 def test_unit_folder_names_must_be_safe_path_components(name, tmp_path):
-    from la.experiments.runner import run_units
+    from la.experiments.runs.runner import run_units
     with pytest.raises(ValueError, match="unit name"):
         run_units(lambda *a: {}, [{"name": name}], tmp_path, jobs=1, progress=None)

@@ -1,5 +1,5 @@
-"""The NN evaluators of the confidence searches (la.heuristics.confidence) and the supervised fit of the σ networks
-(la.nn.uncertainty_fit): h^NN from the classifier whatever the signal, the one-hot's gathered first layer equal to
+"""The NN evaluators of the confidence searches (la.heller.evaluators) and the supervised fit of the σ networks
+(la.heller.uncertainty_fit): h^NN from the classifier whatever the signal, the one-hot's gathered first layer equal to
 the product, c = −σ ordered as σ reversed so that thresholds keep the least uncertain states, the fits keep their
 best epoch."""
 from dataclasses import replace
@@ -7,14 +7,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from la.domains import SlidingTile, random_walk
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
 from la.features import TwoDim
-from la.heuristics import Manhattan
-from la.heuristics.confidence import CHUNK, NNEvaluator, SigmaA, SigmaE
-from la.nn import FFNN, WUNN, Classifier
+from la.heller.classifier import Classifier
+from la.heller.evaluators import CHUNK, NNEvaluator, SigmaA, SigmaE
+from la.heller.thresholds import AdaptiveThreshold, MeanThreshold
+from la.heller.uncertainty_fit import SupervisedConfig, ffnn_val_loss, fit_ffnn, fit_wunn, wunn_val_loss
+from la.heuristics.classical import Manhattan
+from la.nn import FFNN, WUNN
 from la.nn.config import FFNNConfig, WUNNConfig, build_ffnn, build_wunn
-from la.nn.uncertainty_fit import SupervisedConfig, ffnn_val_loss, fit_ffnn, fit_wunn, wunn_val_loss
-from la.search.confidence import AdaptiveThreshold, MeanThreshold
 
 FIFTEEN = SlidingTile(4)
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from la import plots
-from la.cli import run
+import la.plots.__main__ as plots
 from la.experiments import confidence
 from la.experiments.confidence_config import CLASSIFIERS, QUICK
+from la.experiments.runs.cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 CFG = QUICK["15-puzzle"]

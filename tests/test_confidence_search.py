@@ -3,11 +3,15 @@ alternation and completeness, the prioritising queue's switching rule, and the b
 import numpy as np
 import pytest
 
-from la.domains import SlidingTile, random_walk
-from la.heuristics import Hamming, Manhattan
-from la.search import (AdaptiveThreshold, MeanThreshold, batched_dual_queue, batched_gbfs, check_plan, dual_queue,
-                       gbfs)
-from la.search.confidence import X_PAPER, cost_groups, values_only
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.heuristics.classical import Hamming, Manhattan
+from la.heller.batched_best_first import batched_dual_queue, batched_gbfs
+from la.heller.dual_queue import dual_queue
+from la.heller.greedy import gbfs
+from la.heller.thresholds import AdaptiveThreshold, MeanThreshold
+from la.search import check_plan
+from la.heller.thresholds import X_PAPER, cost_groups, values_only
 from toy_graph import Graph, ScriptedNN, Table
 
 EIGHT = SlidingTile(3)

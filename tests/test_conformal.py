@@ -3,13 +3,16 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from la.calibration import (admissible_fraction, conformal_heuristic, conformal_quantile, plan_states, residuals,
+from la.rivals.calibration import (admissible_fraction, conformal_heuristic, conformal_quantile, plan_states, residuals,
                             standardised_residuals)
-from la.domains import SlidingTile, random_walk
-from la.features import for_domain
-from la.heuristics import Manhattan
-from la.heuristics.likely_admissible import SCALE, LikelyAdmissible, to_h, y_alpha
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.features.encodings import for_domain
+from la.features import TwoDim
+from la.heuristics.classical import Manhattan
+from la.heuristics.likely_admissible import LikelyAdmissible, to_h, y_alpha, z_alpha
 from la.nn import FFNN
+from la.nn.ffnn import SCALE
 from la.search import check_plan, ida_star
 
 
@@ -48,10 +51,10 @@ def test_conformal_bound_covers_alpha_on_a_gaussian_problem(alpha):
     tolerance = 4 * np.sqrt(alpha * (1 - alpha) * (1 / n_cal + 1 / n_test))
     for shrink in (1, 3):
         mu, sigma_a = m / SCALE, s / (shrink * SCALE)
-        q = conformal_quantile(standardised_residuals(mu[cal], sigma_a[cal], y[cal]), alpha)
+        q = conformal_quantile(standardised_residuals(mu[cal], sigma_a[cal], y[cal], SCALE), alpha)
         covered = admissible_fraction(SCALE * (mu[test] + sigma_a[test] * q), y[test])
         assert abs(covered - alpha) <= tolerance + 1 / (n_cal + 1)     # >= α, and at most α + 1/(n + 1) above
-        uncalibrated = admissible_fraction(y_alpha(SCALE * mu[test], SCALE * sigma_a[test], alpha), y[test])
+        uncalibrated = admissible_fraction(y_alpha(SCALE * mu[test], SCALE * sigma_a[test], z_alpha(alpha)), y[test])
         if shrink == 1:
             assert abs(uncalibrated - alpha) <= tolerance                   # the right noise: y^α is calibrated
         elif alpha > 0.5:                                                   # at α = 0.5 y^α is the median anyway
@@ -129,8 +132,8 @@ def test_quantile_minus_probit_alpha_is_the_plain_heuristic():
     states = random_walk(domain, rng.integers(0, 30, 500), rng, n=500)
     start = random_walk(domain, 18, rng)[0]
     for alpha in (0.25, 0.75, 0.9):
-        plain = LikelyAdmissible(net, domain, alpha)
-        conformal = LikelyAdmissible(net, domain, alpha, quantile=-norm.ppf(alpha))
+        plain = LikelyAdmissible(net, TwoDim(domain), alpha)
+        conformal = LikelyAdmissible(net, TwoDim(domain), alpha, quantile=-norm.ppf(alpha))
         np.testing.assert_array_equal(conformal(states), plain(states))
         np.testing.assert_array_equal(conformal.values(conformal.hidden(states)), plain.values(plain.hidden(states)))
         a, b = ida_star(domain, plain, start), ida_star(domain, conformal, start)
@@ -144,9 +147,9 @@ def test_quantile_needs_alpha_test_time_and_a_finite_number():
                           ({"alpha": 0.9, "y_q": 30.0, "quantile": 1.0}, "is for the test-time heuristic"),
                           ({"alpha": 0.9, "quantile": np.inf}, "must be a finite number, got inf")]:
         with pytest.raises(ValueError, match=words):
-            LikelyAdmissible(net, domain, **kwargs)
+            LikelyAdmissible(net, TwoDim(domain), **kwargs)
     states, h_star = random_walk(domain, 10, np.random.default_rng(1), n=20), np.full(20, 10)
     with pytest.raises(ValueError, match="n=20 states is too small for alpha=0.99"):
-        conformal_heuristic(net, domain, states, h_star, 0.99)
+        conformal_heuristic(net, TwoDim(domain), states, h_star, 0.99)
     with pytest.raises(ValueError, match="expected one h\\* per state, 20 of them"):
-        conformal_heuristic(net, domain, states, h_star[:5], 0.9)
+        conformal_heuristic(net, TwoDim(domain), states, h_star[:5], 0.9)

@@ -2,8 +2,8 @@
 import numpy as np
 
 from la import data
-from la.domains import SlidingTile
-from la.heuristics import Manhattan
+from la.domains.sliding_tile import SlidingTile
+from la.heuristics.classical import Manhattan
 from la.search import check_plan
 
 

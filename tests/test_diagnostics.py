@@ -4,12 +4,13 @@ import json
 import numpy as np
 import pytest
 
-from la import plots_diagnostics
 from la.config import LearnConfig
-from la.domains import SlidingTile
+from la.domains.sliding_tile import SlidingTile
 from la.experiments import diagnostics
-from la.learn import learn_heuristic
-from la.nn import save
+from la.experiments.runs.persist import save
+from la.experiments.runs.training import train
+from la.features import TwoDim
+from la.plots import diagnostics as plots_diagnostics
 
 
 def test_decompose_finds_a_known_bias_and_a_too_small_sigma():
@@ -43,8 +44,9 @@ def test_coverage_compares_the_wunn_and_h_star_in_cost_units():
 def test_diagnostics_on_a_toy_run(tmp_path):
     folder = tmp_path / "run1" / "alpha"
     cfg = LearnConfig(num_iter=4, node_limit=100_000, train_iter=50, wunn_blocks=2, max_steps=50)
-    learner = learn_heuristic(SlidingTile(4), cfg, np.random.default_rng(0), checkpoint=folder / "checkpoint.npz",
-                              progress=None, snapshots=folder / "snapshots", snapshot_every=1)
+    learner = train(SlidingTile(4), cfg, np.random.default_rng(0), TwoDim(SlidingTile(4)),
+                    checkpoint=folder / "checkpoint.npz", progress=None, snapshots=folder / "snapshots",
+                    snapshot_every=1)
     save(learner.ffnn, folder / "network.npz")
     assert diagnostics.main(["--run", str(tmp_path), "--sample", "5", "--node-limit", "200000"]) == 0
     record = json.loads((tmp_path / "diagnostics.json").read_text())["runs"]["run1"]

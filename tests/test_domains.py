@@ -4,7 +4,12 @@ import itertools
 import numpy as np
 import pytest
 
-from la.domains import Blocksworld, Pancake, SlidingTile, make_domain, random_walk
+from la.domains.blocksworld import Blocksworld
+from la.domains.names import make_domain
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.experiments.runs import cli
 
 NAMES = ["8-puzzle", "15-puzzle", "24-puzzle", "7-pancake", "24-pancake", "6-blocksworld", "15-blocksworld"]
 
@@ -107,7 +112,7 @@ def test_goal_and_text_round_trip(name):
     domain, rng = make_domain(name), np.random.default_rng(5)
     assert domain.is_goal(domain.goal[None])[0]
     for state in sample(domain, rng, n=20):
-        np.testing.assert_array_equal(domain.parse(domain.to_text(state)), state)
+        np.testing.assert_array_equal(cli.parse_state(domain, cli.state_text(state)), state)
         assert isinstance(domain.format(state), str)
     states = sample(domain, rng, n=20)
     assert domain.is_goal(states).tolist() == np.all(states == domain.goal, axis=1).tolist()
@@ -148,7 +153,7 @@ def test_validation_names_the_problem(domain, state, message):
     with pytest.raises(ValueError, match=message):
         domain.validate(np.array(state))
     with pytest.raises(ValueError):
-        domain.parse("1 2 x")
+        cli.parse_state(domain, "1 2 x")
 
 
 def test_solvability_matches_reachability_on_the_8_puzzle():

@@ -10,11 +10,19 @@ import pytest
 
 import la.learn
 from la.config import LearnConfig
-from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
-from la.features import BlockFeatures, PancakeFeatures, TileFeatures, TwoDim
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.experiments.runs.checkpoint import restore_learner, save_learner
+from la.experiments.runs.training import train
+from la.features import TwoDim
+from la.features.blocksworld import BlockFeatures
+from la.features.pancake import PancakeFeatures
+from la.features.sliding_tile import TileFeatures
 from la.heuristics.base import FromStates
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.learn import Learner, learn_heuristic
+from la.learn import Learner, learn_heuristic_prac
 from la.nn import FFNN
 from la.nn.config import FFNNConfig, WUNNConfig
 from la.pdb.sets import abstraction
@@ -197,7 +205,7 @@ def test_generate_task_prac_reads_the_states_through_the_encoding(encodings, nam
 
 @pytest.fixture(scope="module")
 def pancake_run(encodings):
-    return learn_heuristic(Pancake(8), TOY, np.random.default_rng(0), progress=None, encoding=encodings["8-pancake"])
+    return learn_heuristic_prac(Pancake(8), TOY, np.random.default_rng(0), encodings["8-pancake"])
 
 
 def test_a_feature_domain_learner_runs_end_to_end(pancake_run, encodings):
@@ -223,7 +231,7 @@ def test_the_floor_is_applied_while_training(encodings, monkeypatch):
         return ida_star(domain, h, start, **kwargs)
 
     monkeypatch.setattr(la.learn, "ida_star", spy)
-    learn_heuristic(Pancake(8), replace(TOY, num_iter=3), np.random.default_rng(1), progress=None, encoding=encoding)
+    learn_heuristic_prac(Pancake(8), replace(TOY, num_iter=3), np.random.default_rng(1), encoding)
     assert len(seen) == 30 and all(alpha == 0.99 for alpha, _ in seen)
     assert seen[0][1] == -np.inf and np.isfinite(seen[-1][1])      # before and after the first Update
 
@@ -239,7 +247,7 @@ def strip_times(log):
 
 def test_a_resumed_feature_domain_run_equals_an_uninterrupted_one(encodings, tmp_path):
     encoding, domain = encodings["6-blocksworld"], Blocksworld(6)
-    whole = learn_heuristic(domain, TOY, np.random.default_rng(7), progress=None, encoding=encoding)
+    whole = learn_heuristic_prac(domain, TOY, np.random.default_rng(7), encoding)
     path = tmp_path / "checkpoint.npz"
 
     def stop_after_two(line, count=[0]):
@@ -248,10 +256,8 @@ def test_a_resumed_feature_domain_run_equals_an_uninterrupted_one(encodings, tmp
             raise Interrupt
 
     with pytest.raises(Interrupt):
-        learn_heuristic(domain, TOY, np.random.default_rng(7), checkpoint=path, progress=stop_after_two,
-                        encoding=encoding)
-    resumed = learn_heuristic(domain, TOY, np.random.default_rng(99), checkpoint=path, progress=None,
-                              encoding=encoding)
+        train(domain, TOY, np.random.default_rng(7), encoding, checkpoint=path, progress=stop_after_two)
+    resumed = train(domain, TOY, np.random.default_rng(99), encoding, checkpoint=path, progress=None)
     assert strip_times(resumed.log) == strip_times(whole.log)
     for net in ("ffnn", "wunn"):
         for name, value in getattr(whole, net).params.items():
@@ -264,10 +270,10 @@ def test_checkpoints_and_learners_refuse_another_encoding(encodings, folder, tmp
     learner = Learner(Pancake(8), TOY, np.random.default_rng(0), encoding)
     learner.run_iteration()
     path = tmp_path / "c.npz"
-    learner.save(path)
-    assert Learner.restore(path, Pancake(8), TOY, encoding).iteration == 1
+    save_learner(learner, path)
+    assert restore_learner(path, Pancake(8), TOY, encoding).iteration == 1
     only_a = make_encoding("8-pancake", folder, {"A": [[0, 1, 2, 3], [4, 5, 6, 7]]})
     with pytest.raises(ValueError, match="another run"):
-        Learner.restore(path, Pancake(8), TOY, only_a)
+        restore_learner(path, Pancake(8), TOY, only_a)
     with pytest.raises(ValueError, match="encodes 8-pancake states, not 9-pancake"):
         Learner(Pancake(9), TOY, np.random.default_rng(0), encoding)

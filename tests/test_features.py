@@ -8,9 +8,15 @@ import numpy as np
 import pytest
 
 from la.data import korf50_24
-from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
-from la.features import (BlockFeatures, PancakeFeatures, TileFeatures, TwoDim, encode, encoding_size, for_domain,
-                         two_dim)
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.features import TwoDim, two_dim
+from la.features.blocksworld import BlockFeatures
+from la.features.encodings import encode, encoding_size, for_domain
+from la.features.pancake import PancakeFeatures
+from la.features.sliding_tile import TileFeatures
 from la.features.base import rank_many
 from la.pdb import rank as ranking
 from la.pdb.blocksworld import BlockPattern

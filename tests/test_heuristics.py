@@ -3,8 +3,12 @@ import numpy as np
 import pytest
 
 from la import data
-from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
-from la.heuristics import Gap, Hamming, Manhattan, incremental, make_heuristic
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.heuristics.base import incremental
+from la.heuristics.classical import Gap, Hamming, Manhattan, make_heuristic
 from la.search.bfs import ExactDistances
 
 

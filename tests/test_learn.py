@@ -8,10 +8,15 @@ import numpy as np
 import pytest
 
 from la.buffer import MemoryBuffer
-from la.config import DOMAINS, LearnConfig
-from la.domains import SlidingTile, make_domain
+from la.config import LearnConfig
+from la.domains.names import make_domain
+from la.domains.sliding_tile import SlidingTile
+from la.experiments.domains import DOMAINS
+from la.experiments.runs.checkpoint import restore_learner, save_learner
+from la.experiments.runs.training import train
 from la.experiments.table1 import SuboptimalityConfig
-from la.learn import Learner, learn_heuristic
+from la.features import TwoDim
+from la.learn import Learner, learn_heuristic_prac
 from la.nn.config import FFNNConfig, WUNNConfig
 from la.search.bfs import ExactDistances
 
@@ -20,8 +25,11 @@ EIGHT = SlidingTile(3)
 SMALL = LearnConfig(num_iter=5, node_limit=100_000, max_steps=60, train_iter=60, wunn_blocks=3)
 
 
-def run(config=SMALL, seed=0, **kwargs):
-    return learn_heuristic(EIGHT, config, np.random.default_rng(seed), progress=None, **kwargs)
+ONE_HOT = TwoDim(EIGHT)
+
+
+def run(config=SMALL, seed=0):
+    return learn_heuristic_prac(EIGHT, config, np.random.default_rng(seed), ONE_HOT)
 
 
 @pytest.fixture(scope="module")
@@ -76,14 +84,14 @@ def test_alpha_falls_by_delta_only_when_too_few_are_solved_and_never_below_one_h
 
 
 def trained_learner(config):
-    learner = Learner(EIGHT, config, np.random.default_rng(0))
+    learner = Learner(EIGHT, config, np.random.default_rng(0), ONE_HOT)
     learner.run_iteration()                                               # the first Update: WUNN trained
     return learner
 
 
 def test_beta_decays_only_under_the_reference_conditions():
     cap_reached = replace(SMALL, kappa=1e-12)                            # σ_e can never get that low
-    first = Learner(EIGHT, cap_reached, np.random.default_rng(0))
+    first = Learner(EIGHT, cap_reached, np.random.default_rng(0), ONE_HOT)
     first.run_iteration()
     assert first.log[-1]["beta_decayed"] is False and first.beta == SMALL.beta0   # not on the first Update
     learner = trained_learner(cap_reached)
@@ -121,14 +129,14 @@ def test_domain_configs_hold_the_papers_values_and_node_budgets():
 def test_a_checkpoint_saved_before_encodings_were_recorded_resumes_with_the_one_hot(tmp_path):
     learner = trained_learner(SMALL)
     path = tmp_path / "c.npz"
-    learner.save(path)
+    save_learner(learner, path)
     with np.load(path) as data:
         arrays = {key: data[key] for key in data.files}
     meta = json.loads(str(arrays["__meta__"][0]))
     del meta["encoding"]                                                  # as la wrote checkpoints before
     arrays["__meta__"] = np.array([json.dumps(meta)])
     np.savez(path, **arrays)
-    restored = Learner.restore(path, EIGHT, SMALL)
+    restored = restore_learner(path, EIGHT, SMALL, ONE_HOT)
     assert restored.iteration == 1 and restored.log == json.loads(json.dumps(learner.log))
     for name, value in learner.ffnn.params.items():
         np.testing.assert_array_equal(restored.ffnn.params[name], value)
@@ -166,9 +174,9 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
             raise Interrupt
 
     with pytest.raises(Interrupt):
-        learn_heuristic(EIGHT, SMALL, np.random.default_rng(7), checkpoint=path, progress=stop_after_two)
-    assert Learner.restore(path, EIGHT, SMALL).iteration == 2
-    resumed = learn_heuristic(EIGHT, SMALL, np.random.default_rng(999), checkpoint=path, progress=None)
+        train(EIGHT, SMALL, np.random.default_rng(7), ONE_HOT, checkpoint=path, progress=stop_after_two)
+    assert restore_learner(path, EIGHT, SMALL, ONE_HOT).iteration == 2
+    resumed = train(EIGHT, SMALL, np.random.default_rng(999), ONE_HOT, checkpoint=path, progress=None)
     assert strip_times(resumed.log) == strip_times(whole.log)
     for net in ("ffnn", "wunn"):
         for name, value in getattr(whole, net).params.items():
@@ -179,12 +187,12 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
 def test_damaged_or_foreign_checkpoints_are_refused(tmp_path):
     learner = trained_learner(SMALL)
     path = tmp_path / "c.npz"
-    learner.save(path)
+    save_learner(learner, path)
     with pytest.raises(ValueError, match="another run"):
-        Learner.restore(path, EIGHT, replace(SMALL, num_iter=9))
+        restore_learner(path, EIGHT, replace(SMALL, num_iter=9), ONE_HOT)
     path.write_bytes(path.read_bytes()[:200])
     with pytest.raises(ValueError, match="checkpoint"):
-        Learner.restore(path, EIGHT, SMALL)
+        restore_learner(path, EIGHT, SMALL, ONE_HOT)
 
 
 @pytest.mark.parametrize("config", [
@@ -198,3 +206,14 @@ def test_baselines_run_through_the_same_loop(config):
         assert [t["steps"] for t in learner.log[2]["tasks"]] == [6] * 10       # LengthInc·(n+1) = 2·3
     assert 0 < learner.solved_fraction() <= 1
     assert math.isfinite(learner.y_q)
+
+
+def test_the_target_scale_lives_with_the_network_and_planning_reads_it_from_there():
+    """LearnConfig(target_scale=20) trains on y/20 and plans with μ·20: one scale, kept in the FFNN (and its file)."""
+    learner = Learner(EIGHT, replace(SMALL, target_scale=20.0), np.random.default_rng(0), ONE_HOT)
+    assert learner.ffnn.scale == 20.0 and learner.ffnn.config()["scale"] == 20.0
+    h = learner.test_heuristic()
+    mu, _ = learner.ffnn.astype(np.float64).predict(ONE_HOT(EIGHT.goal[None]))
+    assert h.scale == 20.0 and h.values(h.hidden(EIGHT.goal[None]))[0] == pytest.approx(20.0 * mu[0])
+    learner.train_ffnn(ONE_HOT(EIGHT.goal[None]), np.array([0]))
+    assert learner.ffnn.scale == 20.0

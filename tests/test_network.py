@@ -1,5 +1,5 @@
-"""Trained networks on disk (`la.network`) and `python -m la.solve --network`: a file records its domain and
-encoding, files saved before still load as 15-puzzle networks, every encoding is remade from its description,
+"""Trained networks on disk (`la.experiments.runs.network`) and `python -m la.solve --network`: a file records its
+domain and encoding, files saved before still load as 15-puzzle networks, every encoding is remade from its description,
 and solving with a saved network gives what the experiments' test code gives."""
 import json
 from dataclasses import replace
@@ -8,14 +8,23 @@ import numpy as np
 import pytest
 
 import la.solve as solve
-from la import cli
 from la.config import LearnConfig
-from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
 from la.experiments import suboptimality, table1
-from la.features import ONE_HOT, BlockFeatures, PancakeFeatures, TileFeatures, TwoDim, describe, from_description
-from la.learn import learn_heuristic
-from la.network import LEGACY, load_network, network_encoding, save_network
-from la.nn import FFNN, WUNN, Adam, save
+from la.experiments.runs import cli
+from la.experiments.runs.compat import NETWORK_ABOUT
+from la.experiments.runs.network import load_network, network_encoding, save_network
+from la.experiments.runs.persist import save
+from la.features import TwoDim
+from la.features.blocksworld import BlockFeatures
+from la.features.encodings import ONE_HOT, describe, from_description
+from la.features.pancake import PancakeFeatures
+from la.features.sliding_tile import TileFeatures
+from la.learn import learn_heuristic_prac
+from la.nn import FFNN, WUNN, Adam
 from la.nn.config import FFNNConfig, WUNNConfig
 from la.pdb.sets import abstraction
 from la.pdb.store import load
@@ -100,7 +109,7 @@ def test_files_saved_before_are_15_puzzle_networks_on_the_one_hot(tmp_path):
     path = tmp_path / "network.npz"
     save(FFNN(128, 20, 2, np.random.default_rng(0)), path)               # how la saved networks before
     net, about = load_network(path, SlidingTile(4))
-    assert about == LEGACY == {"domain": "15-puzzle", "encoding": ONE_HOT} and net.n_in == 128
+    assert about == NETWORK_ABOUT == {"domain": "15-puzzle", "encoding": ONE_HOT} and net.n_in == 128
     assert isinstance(network_encoding(about), TwoDim)
     with pytest.raises(ValueError, match="trained on the 15-puzzle, not the 8-puzzle"):
         load_network(path, SlidingTile(3))
@@ -139,7 +148,7 @@ def test_solve_with_a_network_equals_the_experiments_test_code(korf_network, tmp
 
 def test_solve_with_a_feature_domain_network(encodings, folder, tmp_path, capsys):
     encoding = encodings["8-pancake"]
-    learner = learn_heuristic(Pancake(8), TOY, np.random.default_rng(0), progress=None, encoding=encoding)
+    learner = learn_heuristic_prac(Pancake(8), TOY, np.random.default_rng(0), encoding)
     path = tmp_path / "network.npz"
     save_network(learner.ffnn, encoding, path)
     found = 0

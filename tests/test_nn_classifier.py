@@ -5,14 +5,23 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from la.domains import make_domain, random_walk
+from la.domains.names import make_domain
+from la.domains.walk import random_walk
+from la.experiments.runs.persist import load, save
 from la.features import TwoDim
-from la.heuristics import Manhattan
-from la.nn import Classifier, ClassifierConfig, build_classifier, fit, fit_folds, load, save
-from la.nn.classifier import cross_entropy
-from la.nn.classifier_fit import early_stopping, evaluate, split_folds, train
+from la.heller.classifier import (
+    Classifier,
+    cross_entropy,
+    glorot_uniform,
+    log_softmax,
+    sigmoid_backward,
+    sigmoid_forward,
+)
+from la.heller.classifier_fit import early_stopping, evaluate, fit, fit_folds, split_folds, train
+from la.heller.config import ClassifierConfig, build_classifier
+from la.heuristics.classical import Manhattan
 from la.nn.gradcheck import check_grads, numeric_grad, rel_error, report
-from la.nn.layers import glorot_uniform, log_softmax, sigmoid_backward, sigmoid_forward, softmax
+from la.nn.layers import softmax
 
 TOL = 1e-6
 

@@ -5,15 +5,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from la.domains import make_domain, random_walk
+from la.domains.names import make_domain
+from la.domains.walk import random_walk
 from la.features import TwoDim
-from la.heuristics import Manhattan
-from la.nn import Classifier, ClassifierConfig, UniformNoise, WeightedNoise, build_classifier, fit
-from la.nn.classifier import cross_entropy
-from la.nn.classifier_fit import train
+from la.heller.classifier import Classifier, cross_entropy, log_softmax
+from la.heller.classifier_fit import fit, train
+from la.heller.config import ClassifierConfig, build_classifier
+from la.heller.ood import UniformNoise, WeightedNoise, input_kind, mixed_loss_and_grads, ood_loss, ood_rows
+from la.heuristics.classical import Manhattan
 from la.nn.gradcheck import check_grads, numeric_grad, rel_error, report
-from la.nn.layers import log_softmax
-from la.nn.ood import input_kind, mixed_loss_and_grads, ood_loss, ood_rows
 
 TOL = 1e-6
 

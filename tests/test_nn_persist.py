@@ -5,8 +5,9 @@ import os
 import numpy as np
 import pytest
 
-from la.nn import FFNN, WUNN, Adam, load, persist, save
-from la.nn.persist import META
+from la.experiments.runs import persist
+from la.experiments.runs.persist import META, load, save
+from la.nn import FFNN, WUNN, Adam
 
 
 def trained_ffnn(seed=0):
@@ -145,3 +146,14 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert os.listdir(tmp_path) == ["net.npz"]                               # no temporary file left behind
     np.testing.assert_array_equal(load(tmp_path / "net.npz").params["W1"], first.params["W1"])   # old file intact
+
+
+def test_an_ffnn_keeps_its_target_scale_and_a_file_saved_without_one_reads_as_y_over_10(tmp_path):
+    net = FFNN(6, 4, 2, np.random.default_rng(0), scale=20.0)
+    save(net, tmp_path / "scaled.npz")
+    assert load(tmp_path / "scaled.npz").scale == 20.0
+    with np.load(tmp_path / "scaled.npz") as data:
+        meta = json.loads(str(data[META][0]))
+    del meta["config"]["scale"]                                             # as files written before the scale was
+    rewrite(tmp_path / "scaled.npz", replace={META: np.array([json.dumps(meta)])})
+    assert load(tmp_path / "scaled.npz").scale == 10.0

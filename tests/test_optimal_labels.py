@@ -5,11 +5,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from la.config import DOMAINS, LearnConfig
-from la.domains import Blocksworld, Pancake, SlidingTile
-from la.features import for_domain
+from la.config import LearnConfig
+from la.experiments.domains import DOMAINS
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.features.encodings import for_domain
 from la.nn.config import FFNNConfig, build_ffnn
-from la.optimal_labels import (OptimalPlanConfig, labelled_states, load_records, optimal_plan_config,
+from la.rivals.optimal_labels import (OptimalPlanConfig, labelled_states, load_records, optimal_plan_config,
                                optimal_solver, train_optimal_plan_network)
 from la.search import check_plan
 from la.search.bfs import ExactDistances
@@ -126,7 +129,7 @@ def test_training_on_the_records_brings_10_mu_closer_to_h_star():
     untrained, _ = build_ffnn(LEARN.ffnn, X.shape[1], np.random.default_rng(seed).spawn(1)[0])
 
     def error(net):
-        return np.abs(LEARN.target_scale * net.predict(X)[0] - records.h_star).mean()
+        return np.abs(net.scale * net.predict(X)[0] - records.h_star).mean()
     assert result.net.n_out == 2 and 0 < result.steps <= SMALL.max_steps
     assert error(result.net) < 0.5 * error(untrained)
     assert np.array_equal(records.states, label(EIGHT, seed=seed).states)         # the labels used its generator

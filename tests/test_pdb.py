@@ -1,6 +1,8 @@
 """Pattern databases: perfect ranks, sliding-tile tables against a plain-Python 0-1 BFS, admissibility against
-h*, the cache folder (reload, damage detected and repaired, concurrent builders), the named sets and the CLI."""
+h*, the cache folder (reload, damage detected and repaired, concurrent builders, silent but for its progress
+calls), the printer of those calls, the named sets and the CLI."""
 import collections
+import io
 import itertools
 import json
 import math
@@ -11,8 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from la.domains import SlidingTile
-from la.heuristics import Manhattan
+from la.domains.sliding_tile import SlidingTile
+from la.experiments.runs import progress as printer
+from la.experiments.runs.progress import BuildProgress
+from la.heuristics.classical import Manhattan
 from la.pdb import __main__ as cli
 from la.pdb import rank as ranking
 from la.pdb import sets, store
@@ -24,6 +28,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def quiet(fraction, text):
     """A progress report that says nothing."""
+
+
+class Heard(list):
+    """A progress callback that keeps its calls, (fraction, text) each."""
+
+    def __call__(self, fraction, text):
+        self.append((fraction, text))
 
 
 # --- ranks --------------------------------------------------------------------------------------------------
@@ -140,17 +151,17 @@ def counted():
     return Counted(3, (1, 2, 3, 4))
 
 
-def test_built_once_then_reloaded(counted, tmp_path, capsys):
+def test_built_once_then_reloaded_and_silent_without_a_printer(counted, tmp_path, capsys):
     first = store.load(counted, tmp_path)
     assert Counted.builds == 1
-    err = capsys.readouterr().err
-    assert "building the 8-puzzle PDB of [1, 2, 3, 4]" in err and err.count("done in") == 1
+    assert capsys.readouterr() == ("", "")                             # the core prints nothing of its own
     table_path, header_path = store.paths(counted, tmp_path)
     assert table_path.exists() and header_path.exists()
     stamp = table_path.stat().st_mtime_ns
-    again = store.load(counted, tmp_path)
+    heard = Heard()
+    again = store.load(counted, tmp_path, heard)
     assert Counted.builds == 1 and table_path.stat().st_mtime_ns == stamp
-    assert capsys.readouterr().err == ""                               # a good cached PDB loads silently
+    assert heard == [] and capsys.readouterr() == ("", "")             # a good cached PDB loads without a call
     np.testing.assert_array_equal(again.table, first.table)
     assert again.max == first.table.max()
     states = np.array([[1, 0, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1, 0]], dtype=np.uint8)
@@ -159,6 +170,76 @@ def test_built_once_then_reloaded(counted, tmp_path, capsys):
     header = json.loads(header_path.read_text())
     assert header["pattern"] == [1, 2, 3, 4] and header["size"] == 3024 and header["domain"] == "8-puzzle"
     assert header["format"] == store.FORMAT and len(header["sha256"]) == 64 and "commit" not in header
+
+
+def test_a_build_calls_progress_with_its_label_then_fractions_then_1_once(counted, tmp_path, capsys):
+    heard = Heard()
+    store.load(counted, tmp_path, heard)
+    assert capsys.readouterr() == ("", "")
+    assert heard[0] == (0.0, "building the 8-puzzle PDB of [1, 2, 3, 4] (3,024 entries)")
+    assert heard[-1] == (1.0, f"saved in {tmp_path}")
+    during = heard[1:-1]
+    assert during and all(0 < fraction < 1 and isinstance(text, str) for fraction, text in during)
+    heard.clear()
+    store.load(Counted(3, (5, 6)), tmp_path, heard, label="8-puzzle PDB 2 of 2")
+    assert heard[0] == (0.0, "8-puzzle PDB 2 of 2") and [f for f, _ in heard].count(1.0) == 1
+
+
+def test_the_printer_prints_a_build_as_one_line_with_the_time_done(counted, tmp_path, capsys):
+    store.load(counted, tmp_path, BuildProgress())
+    lines = capsys.readouterr().err.splitlines()
+    assert lines and all(line.startswith("building the 8-puzzle PDB of [1, 2, 3, 4] (3,024 entries): ")
+                         for line in lines)
+    assert "".join(lines).count("done in") == 1 and lines[-1].endswith(f" s, saved in {tmp_path}")
+
+
+class Clock:
+    """time.monotonic for the printer, set by hand."""
+    now = 0.0
+
+    @classmethod
+    def monotonic(cls):
+        return cls.now
+
+
+def test_the_printer_estimates_the_time_left_and_writes_a_log_line_every_so_often(monkeypatch):
+    monkeypatch.setattr(printer, "time", Clock)
+    stream, said = io.StringIO(), []
+    Clock.now = 0.0
+    show = BuildProgress(stream, every=10)
+    for now, fraction, text in [(100, None, "pdbs/x.npy: corrupted (its checksum does not match the header); "
+                                            "building it again"),
+                                (100, 0.0, "8-puzzle PDB 1 of 2, [1, 2] (72 entries)"), (100.5, 0.4, "level 1"),
+                                (120, 0.5, "level 2"), (125, 0.6, "level 3"), (131, 0.75, "level 4"),
+                                (400, 0.9, "level 5"), (420, 1.0, "saved in pdbs"),
+                                (430, 0.0, "8-puzzle PDB 2 of 2, [3] (9 entries)"), (432, 1.0, "saved in pdbs")]:
+        Clock.now = now
+        show(fraction, text)
+    said = stream.getvalue().splitlines()
+    assert said == [
+        "la.pdb: pdbs/x.npy: corrupted (its checksum does not match the header); building it again",
+        "8-puzzle PDB 1 of 2, [1, 2] (72 entries): 40% (level 1), estimating the time left",   # under 1 s in
+        "8-puzzle PDB 1 of 2, [1, 2] (72 entries): 50% (level 2), about 20 s left",
+        "8-puzzle PDB 1 of 2, [1, 2] (72 entries): 75% (level 4), about 10 s left",            # 60% too soon
+        "8-puzzle PDB 1 of 2, [1, 2] (72 entries): 90% (level 5), about 33 s left",
+        "8-puzzle PDB 1 of 2, [1, 2] (72 entries): done in 320.0 s, saved in pdbs",
+        "8-puzzle PDB 2 of 2, [3] (9 entries): done in 2.0 s, saved in pdbs"]
+
+
+def test_the_printer_rewrites_its_line_in_place_on_a_terminal(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(printer, "time", Clock)
+    Clock.now, stream = 0.0, Terminal()
+    show = BuildProgress(stream)
+    for now, fraction, text in [(0, 0.0, "L"), (2, 0.5, "a"), (2.1, 0.55, "b"), (3, 0.6, "c"), (5, 1.0, "saved")]:
+        Clock.now = now
+        show(fraction, text)
+    clear = "\r\x1b[K"
+    assert stream.getvalue() == (f"{clear}L: 50% (a), about 2 s left{clear}L: 60% (c), about 2 s left"
+                                 f"{clear}L: done in 5.0 s, saved\n")
 
 
 def flip_a_byte(table_path, header_path):
@@ -201,14 +282,30 @@ def drop_table(table_path, header_path):
                                           (drop_table, "table is missing")])
 def test_a_damaged_or_mismatched_file_is_reported_and_rebuilt(damage, said, counted, tmp_path, capsys):
     good = store.load(counted, tmp_path, quiet).table.copy()
-    damage(*store.paths(counted, tmp_path))
-    repaired = store.load(counted, tmp_path, quiet)
-    lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == 1 and said in lines[0] and "building it again" in lines[0]
+    table_path, header_path = store.paths(counted, tmp_path)
+    damage(table_path, header_path)
+    heard = Heard()
+    repaired = store.load(counted, tmp_path, heard)
+    notes = [text for fraction, text in heard if fraction is None]
+    assert len(notes) == 1 and heard[0] == (None, notes[0]) and heard[1][0] == 0.0   # the note, then the build
+    assert notes[0].startswith(f"{table_path}: ") and said in notes[0] and notes[0].endswith("; building it again")
+    assert capsys.readouterr() == ("", "")
     assert Counted.builds == 2
     np.testing.assert_array_equal(repaired.table, good)
-    store.load(counted, tmp_path, quiet)                              # the repaired files are good again
-    assert Counted.builds == 2 and capsys.readouterr().err == ""
+    heard.clear()
+    store.load(counted, tmp_path, heard)                              # the repaired files are good again
+    assert Counted.builds == 2 and heard == []
+
+
+def test_the_printer_reports_a_damaged_file_in_one_line_before_building_it_again(counted, tmp_path, capsys):
+    store.load(counted, tmp_path, quiet)
+    table_path, header_path = store.paths(counted, tmp_path)
+    flip_a_byte(table_path, header_path)
+    store.load(counted, tmp_path, BuildProgress())
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == f"la.pdb: {table_path}: corrupted (its checksum does not match the header); building it again"
+    assert all(line.startswith("building the 8-puzzle PDB of [1, 2, 3, 4]") for line in lines[1:])
+    assert lines[-1].count("done in") == 1 and "".join(lines).count("done in") == 1
 
 
 def test_the_folder_comes_from_the_argument_then_LA_PDB_DIR_then_the_cache_directory(tmp_path, monkeypatch):
@@ -277,9 +374,12 @@ def test_set_shapes():
 def test_load_set_loads_each_pattern_once(tmp_path, monkeypatch):
     monkeypatch.setitem(sets.PARTITIONS, "8-puzzle", {"X": [(1, 2, 3, 4), (5, 6, 7, 8)],
                                                       "Y": [(5, 6, 7, 8), (1, 2, 3, 4)]})
-    loaded = sets.load_set("8-puzzle", tmp_path, quiet)
+    heard = Heard()
+    loaded = sets.load_set("8-puzzle", tmp_path, heard)
     assert list(loaded) == ["X", "Y"] and loaded["X"][0] is loaded["Y"][1]
     assert len(list(tmp_path.glob("*.npy"))) == 2
+    assert [text for fraction, text in heard if fraction == 0] == [
+        "8-puzzle PDB 1 of 2, [1, 2, 3, 4] (3,024 entries)", "8-puzzle PDB 2 of 2, [5, 6, 7, 8] (3,024 entries)"]
 
 
 def test_cli_refuses_bad_options_before_any_work(tmp_path, capsys):

@@ -11,9 +11,14 @@ import numpy as np
 import pytest
 
 from la import data
-from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
+from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import optimal_cost
-from la.features import BlockFeatures, PancakeFeatures, TileFeatures
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.features.blocksworld import BlockFeatures
+from la.features.pancake import PancakeFeatures
+from la.features.sliding_tile import TileFeatures
 from la.heuristics.pdb import PDBHeuristic, max_pdb_heuristic, partition_sums, pdb_heuristic
 from la.pdb.blocksworld import BlockPattern
 from la.pdb.pancake import PancakePattern
@@ -133,7 +138,7 @@ def test_pdb_solves_all_of_korfs_15_puzzles_optimally(tmp_path):
 @pytest.mark.slow
 def test_pdb_solves_24_puzzle_tasks_of_moderate_depth_optimally():
     """Random walks of 40 steps from the goal, whose optimal costs IDA* with Manhattan distance finds too."""
-    from la.heuristics import Manhattan
+    from la.heuristics.classical import Manhattan
     domain = SlidingTile(5)
     h = pdb_heuristic(domain)
     for start in random_walk(domain, 40, np.random.default_rng(4), n=3):

@@ -10,7 +10,9 @@ import itertools
 import numpy as np
 import pytest
 
-from la.domains import Blocksworld, Pancake, random_walk
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.walk import random_walk
 from la.pdb.blocksworld import BlockPattern, towers
 from la.pdb.pancake import PancakePattern, heights
 from la.pdb.rank import unrank

@@ -6,11 +6,15 @@ import numpy as np
 import pytest
 
 from la import data
-from la.domains import Blocksworld, Pancake, SlidingTile, random_walk
-from la.heuristics import Gap, Hamming, Manhattan, Weighted
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
 from la.heuristics.base import FromStates
+from la.heuristics.classical import Gap, Hamming, Manhattan, Weighted
 from la.search import check_plan, ida_star, reference
 from la.search.bfs import ExactDistances
+from la.search.shallowest import ENGINES
 
 PUZZLE = SlidingTile(4)
 MD = Manhattan(PUZZLE)
@@ -20,7 +24,7 @@ EASIEST = sorted(NODES, key=lambda i: NODES[i].published)               # by Kor
 
 
 @pytest.mark.parametrize("search, generated", [(reference.ida_star, 2), (ida_star, 2),
-                                               (partial(ida_star, order="batched"), 4)])
+                                               (partial(ida_star, engine=ENGINES["batched"]), 4)])
 def test_one_move_from_the_goal_by_hand(search, generated):
     """1 . 2 / 3 4 5 / 6 7 8: the blank moves left once.
 
@@ -163,8 +167,9 @@ def test_check_plan_rejects_broken_plans():
 def learned():
     """y^0.9 of a 128-20-2 network fitted to h* on Korf's optimal paths (the benchmark's): inadmissible."""
     from la.bench.neural import fitted_network
+    from la.features import TwoDim
     from la.heuristics.likely_admissible import LikelyAdmissible
-    return LikelyAdmissible(fitted_network(np.random.default_rng(0)), PUZZLE, alpha=0.9)
+    return LikelyAdmissible(fitted_network(np.random.default_rng(0)), TwoDim(PUZZLE), alpha=0.9)
 
 
 def assert_same_search(a, b):
@@ -270,16 +275,23 @@ def test_depth_first_order_solves_within_a_budget_exactly_when_the_reference_doe
 def test_the_orders_differ_with_an_inadmissible_heuristic():
     """The batched order returns the shallowest goal within the bound, depth-first order the first one met."""
     h = Weighted(MD, 3)
-    costs = {order: [ida_star(PUZZLE, h, s, order=order).cost
+    costs = {order: [ida_star(PUZZLE, h, s, engine=ENGINES[order]).cost
                      for s in random_walk(PUZZLE, 60, np.random.default_rng(2), n=8)]
              for order in ("depth-first", "batched")}
     assert all(b <= d for b, d in zip(costs["batched"], costs["depth-first"]))
     assert costs["batched"] != costs["depth-first"]
 
 
-def test_an_unknown_order_is_refused():
+def test_an_unknown_order_is_refused_and_an_engine_must_match_the_configs_order():
+    from la.config import LearnConfig
+    from la.features import TwoDim
+    from la.learn import Learner
     with pytest.raises(ValueError, match="order must be one of"):
-        ida_star(PUZZLE, MD, PUZZLE.goal, order="breadth-first")
+        LearnConfig(order="breadth-first")
+    with pytest.raises(ValueError, match="config.order is 'batched' but the engine searches in the 'depth-first'"):
+        Learner(PUZZLE, LearnConfig(order="batched"), np.random.default_rng(0), TwoDim(PUZZLE))
+    assert Learner(PUZZLE, LearnConfig(order="batched"), np.random.default_rng(0), TwoDim(PUZZLE),
+                   ENGINES["batched"]).engine is ENGINES["batched"]
 
 
 @pytest.mark.slow

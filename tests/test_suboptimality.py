@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from la import plots, plots_generate_task
-from la.calibration import admissible_fraction, calibration, korf_states_with_h_star
+from la.plots import generate_task as plots_generate_task, style as plots_style, tables as plots_tables
+from la.rivals.calibration import admissible_fraction, calibration, korf_states_with_h_star
 from la import data
 from la.experiments.suboptimality import summarize
 from la.experiments.table1 import DEFAULT, easiest_korf
@@ -117,10 +117,10 @@ def test_the_korf_states_with_known_h_star():
 
 
 @pytest.mark.parametrize("name, function", [
-    ("efficiency_quick.json", plots.table2_efficiency),
-    ("suboptimality_quick.json", plots.table1_suboptimality),
-    ("suboptimality_quick.json", plots.calibration),
-    ("suboptimality_quick.json", plots.learning_curves),
+    ("efficiency_quick.json", plots_tables.table2_efficiency),
+    ("suboptimality_quick.json", plots_tables.table1_suboptimality),
+    ("suboptimality_quick.json", plots_tables.calibration),
+    ("suboptimality_quick.json", plots_tables.learning_curves),
     ("suboptimality_quick.json", plots_generate_task.figure1_generate_task),
 ])
 def test_each_figure_function_draws_from_a_small_saved_results_file(name, function, tmp_path):
@@ -158,9 +158,10 @@ def test_a_15_puzzle_record_from_before_domains_is_drawn_as_before(tmp_path, mon
     """Records written before --domain name no domain and no calibration_states: the 15-puzzle's, Korf's states."""
     record = json.loads((DATA / "suboptimality_quick.json").read_text())
     assert "domain" not in record and "calibration_states" not in record
-    figures, real = {}, plots._save
-    monkeypatch.setattr(plots, "_save", lambda fig, path: figures.update({Path(path).name: fig}) or real(fig, path))
-    assert plots.all_from_suboptimality(record, tmp_path) == []
+    figures, real = {}, plots_style.save
+    monkeypatch.setattr(plots_style, "save",
+                        lambda fig, path: figures.update({Path(path).name: fig}) or real(fig, path))
+    assert plots_tables.all_from_suboptimality(record, tmp_path) == []
     assert sorted(figures) == ["calibration.png", "figure1_generate_task.png", "learning_curves.png",
                                "table1_suboptimality.png"]
     assert figures["calibration.png"].axes[0].get_title().startswith("Calibration on 5,305 states with known h*")

@@ -14,22 +14,33 @@ import pytest
 
 import la.experiments.suboptimality as suboptimality
 import la.pdb.store
-from la import cli, data, plots
-from la.calibration import optimal_plans, states_with_h_star, uniform_blocksworld
-from la.config import DOMAINS, LearnConfig
+import la.plots.__main__ as plots
+from la import data
+from la.config import LearnConfig
 from la.data import Instance
-from la.domains import Blocksworld, Pancake, SlidingTile, make_domain, random_walk
+from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import optimal_cost
+from la.domains.names import make_domain
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
 from la.experiments import table1, table3
-from la.experiments.runner import run_units, unit_rng
+from la.experiments.domains import DOMAINS
+from la.experiments.runs import cli
+from la.experiments.runs.network import load_network
+from la.experiments.runs.persist import save
+from la.experiments.runs.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, reductions, table
-from la.features import BlockFeatures, PancakeFeatures, describe
-from la.heuristics import Gap
-from la.network import load_network
-from la.nn import FFNN, save
+from la.features.blocksworld import BlockFeatures
+from la.features.encodings import describe
+from la.features.pancake import PancakeFeatures
+from la.heuristics.classical import Gap
+from la.nn import FFNN
 from la.nn.config import FFNNConfig, WUNNConfig
 from la.pdb.sets import abstraction
 from la.pdb.store import load
+from la.plots import style as plots_style
+from la.rivals.calibration import optimal_plans, states_with_h_star, uniform_blocksworld
 from la.search import check_plan
 from la.search.bfs import ExactDistances
 
@@ -383,8 +394,9 @@ def test_a_smaller_test_budget_truncates_each_search_and_is_said_with_the_table(
 @pytest.fixture
 def drawn(monkeypatch):
     """Every figure `la.plots` saves, by file name: closed once saved, but its texts can still be read."""
-    figures, real = {}, plots._save
-    monkeypatch.setattr(plots, "_save", lambda fig, path: figures.update({Path(path).name: fig}) or real(fig, path))
+    figures, real = {}, plots_style.save
+    monkeypatch.setattr(plots_style, "save",
+                        lambda fig, path: figures.update({Path(path).name: fig}) or real(fig, path))
     return figures
 
 
@@ -465,9 +477,9 @@ def test_the_committed_table3_networks_give_their_records_calibration(domain):
     """The committed networks of a finished Table 3 run, re-measured here: their record's calibration, every α
     and column, on blocksworld on its uniform states too (the 24-puzzle builds its feature PDBs into
     la.pdb.store's folder first, minutes once)."""
-    from la.calibration import calibration
-    from la.experiments.trained import calibration_states, trained_network
+    from la.experiments.runs.trained import calibration_states, trained_network
     from la.heuristics.likely_admissible import LikelyAdmissible
+    from la.rivals.calibration import calibration
     record = json.loads((ROOT / "figures" / f"table3_{domain}.json").read_text())
     spec = {"config": table3.full(domain), "networks": ROOT / "figures" / f"table3-{domain}-networks", "run": 1}
     network, encoding = trained_network(spec, "alpha")

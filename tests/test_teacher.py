@@ -3,11 +3,13 @@ with IDA*, unsolved seeds counted, the heuristic chosen by domain."""
 import numpy as np
 import pytest
 
-from la.domains import Blocksworld, Pancake, SlidingTile
-from la.heuristics import Gap, Hamming, Manhattan
+from la.domains.blocksworld import Blocksworld
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.heuristics.classical import Gap, Hamming, Manhattan
 from la.search import check_plan, ida_star
 from la.search.bfs import ExactDistances
-from la.teacher import label_plans, teacher_data, teacher_heuristic
+from la.heller.teacher import label_plans, teacher_data, teacher_heuristic
 from toy_graph import Graph
 
 EIGHT = SlidingTile(3)

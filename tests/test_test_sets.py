@@ -7,10 +7,11 @@ import pytest
 
 from la import data
 from la.data import make_test_sets
-from la.domains import Blocksworld, Pancake
+from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import optimal_cost
 from la.domains.blocksworld_uniform import uniform_states
-from la.heuristics import Gap
+from la.domains.pancake import Pancake
+from la.heuristics.classical import Gap
 from la.search import ida_star
 from la.search.bfs import ExactDistances
 

@@ -1,6 +1,7 @@
-"""The tutorials: numbered from 00 without gaps, each saving its figure through `la.plots.tutorial_figure_path` into the
-ignored figures/tutorials/, so that reading them leaves a clean checkout clean. One short tutorial runs in the
-default tier; the slow tier runs every other one from start to finish, with its own assertions."""
+"""The tutorials: numbered from 00 without gaps, each saving its figure through
+`la.plots.style.tutorial_figure_path` into the ignored figures/tutorials/, so that reading them leaves a clean
+checkout clean. One short tutorial runs in the default tier; the slow tier runs every other one from start to
+finish, with its own assertions."""
 import re
 import shutil
 import subprocess
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from la.plots import tutorial_figure_path
+from la.plots.style import tutorial_figure_path
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = sorted((ROOT / "tutorials").glob("[0-9][0-9]_*.py"))

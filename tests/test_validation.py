@@ -1,10 +1,10 @@
 """Every command checks its arguments and inputs before it trains, searches or writes anything.
 
-First the checks of `la.cli`, one kind at a time (numbers, paths, results files) and the domains' sizes; then
-a table of bad command lines, each run in-process through its entry point's `main(argv)` as `la.cli.run`
-runs it, with the work itself (search, training, benchmarks, drawing, copying) replaced by a tripwire: a bad
-input must end in exit status 2 and at most three lines on stderr, without a traceback, before the tripwire
-and without writing anything. Last, one real `python -m` process per entry point.
+First the checks of `la.experiments.runs.cli`, one kind at a time (numbers, paths, results files) and the domains'
+sizes; then a table of bad command lines, each run in-process through its entry point's `main(argv)` as
+`la.experiments.runs.cli.run` runs it, with the work itself (search, training, benchmarks, drawing, copying) replaced by
+a tripwire: a bad input must end in exit status 2 and at most three lines on stderr, without a traceback, before the
+tripwire and without writing anything. Last, one real `python -m` process per entry point.
 """
 import json
 import os
@@ -20,14 +20,20 @@ import pytest
 import la.bench.__main__ as bench
 import la.experiments.efficiency as efficiency
 import la.experiments.suboptimality as suboptimality
-import la.plots as plots
+import la.plots.__main__ as plots
 import la.search.reference
 import la.solve as solve
-from la import cli
-from la.domains import Blocksworld, Pancake, SlidingTile, make_domain
+from la.domains.blocksworld import Blocksworld
+from la.domains.names import make_domain
+from la.domains.pancake import Pancake
+from la.domains.sliding_tile import SlidingTile
+from la.experiments.runs import cli
+from la.experiments.runs.network import save_network
+from la.experiments.runs.persist import save
 from la.features import TwoDim
-from la.network import save_network
-from la.nn import FFNN, WUNN, save
+from la.nn import FFNN, WUNN
+from la.plots import records as plots_records
+from la.plots import tables as plots_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "figures"
@@ -180,9 +186,9 @@ def test_a_results_file_of_the_right_shape_is_read(tmp_path):
 
 
 def test_the_committed_results_have_the_shape_the_figures_read():
-    plots.read_record(FIGURES / "efficiency.json", "efficiency")
-    plots.read_record(FIGURES / "suboptimality.json", "suboptimality")
-    table3 = plots.read_table3(sorted(FIGURES.glob("table3_*.json")))
+    plots_records.read_record(FIGURES / "efficiency.json", "efficiency")
+    plots_records.read_record(FIGURES / "suboptimality.json", "suboptimality")
+    table3 = plots_records.read_table3(sorted(FIGURES.glob("table3_*.json")))
     assert "24-pancake" in table3
 
 
@@ -212,7 +218,7 @@ def test_the_largest_domains_a_uint8_state_holds_still_work():
                                            ("0 1 -1 2", "out of range")])
 def test_huge_or_negative_numbers_in_a_state_are_one_line(text, message):
     with pytest.raises(ValueError, match=message) as refused:
-        Pancake(4).parse(text)
+        cli.parse_state(Pancake(4), text)
     assert len(str(refused.value)) < 200
 
 
@@ -231,9 +237,9 @@ def no_work(monkeypatch, inputs):
     """Replace everything that searches, trains, benchmarks, draws or copies by a tripwire."""
     deny_writing(monkeypatch, inputs / "locked")
     for module, name in [(solve, "ida_star"), (la.search.reference, "ida_star"), (efficiency, "run_units"),
-                         (efficiency, "learn_heuristic"), (suboptimality, "run_units"),
-                         (suboptimality, "learn_heuristic"), (plots, "table2_efficiency"),
-                         (plots, "all_from_suboptimality"), (shutil, "copyfile")]:
+                         (efficiency, "train"), (suboptimality, "run_units"),
+                         (suboptimality, "train"), (plots_tables, "table2_efficiency"),
+                         (plots_tables, "all_from_suboptimality"), (shutil, "copyfile")]:
         monkeypatch.setattr(module, name, tripwire)
     for section in bench.SECTIONS.values():
         monkeypatch.setattr(section, "run", tripwire)
@@ -250,13 +256,13 @@ def no_work(monkeypatch, inputs):
 
 def tree(folder: Path) -> list:
     """Every file under `folder` with its size and modification time, and every folder: to see that nothing
-    was written. `la.lock`'s lock files are left out: taking the lock leaves one behind, by design."""
+    was written. `la.experiments.runs.lock`'s lock files are left out: taking the lock leaves one behind, by design."""
     return sorted((str(p.relative_to(folder)),) + (() if p.is_dir() else (p.lstat().st_size, p.lstat().st_mtime_ns))
                   for p in folder.rglob("*") if p.name != ".lock")
 
 
 def call(main, argv) -> int:
-    """`main(argv)` as `la.cli.run` calls it; argparse's refusals are SystemExit(2)."""
+    """`main(argv)` as `la.experiments.runs.cli.run` calls it; argparse's refusals are SystemExit(2)."""
     try:
         return cli.run(main, argv)
     except SystemExit as exit:

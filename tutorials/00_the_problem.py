@@ -63,13 +63,13 @@ import matplotlib.pyplot as plt                                           # noqa
 import numpy as np                                                        # noqa: E402
 from scipy.stats import norm                                              # noqa: E402
 
-from la.calibration import ALPHAS                                         # noqa: E402
-from la.domains import make_domain                                        # noqa: E402
-from la.features import for_domain                                        # noqa: E402
-from la.heuristics import Manhattan, Weighted                             # noqa: E402
-from la.heuristics.likely_admissible import LikelyAdmissible, y_alpha     # noqa: E402
+from la.rivals.calibration import ALPHAS                                         # noqa: E402
+from la.domains.names import make_domain                                        # noqa: E402
+from la.features.encodings import for_domain                                        # noqa: E402
+from la.heuristics.classical import Manhattan, Weighted                             # noqa: E402
+from la.heuristics.likely_admissible import LikelyAdmissible, y_alpha, z_alpha     # noqa: E402
 from la.nn import FFNN, Adam                                              # noqa: E402
-from la.plots import tutorial_figure_path                                 # noqa: E402
+from la.plots.style import tutorial_figure_path                           # noqa: E402
 from la.search import ida_star                                            # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402
 
@@ -156,11 +156,11 @@ print(f"\none state with h* = {h_star[far]}: the network trained on {SUB} predic
 for alpha in (0.05, 0.5, 0.9, ALPHA, 0.99):
     m, s = mu[SUB][far], sigma_a[SUB][far]
     print(f"  α = {alpha:4}:  y^α = μ − σ_a·Φ⁻¹(α) = {m:.2f} − {s:.2f}·({norm.ppf(alpha):+.3f}) "
-          f"= {y_alpha(m, s, alpha):6.2f}")
+          f"= {y_alpha(m, s, z_alpha(alpha)):6.2f}")
 
 # Calibration: if the Gaussian were the truth about h*, y^α <= h* would hold on a fraction α of the states. We can
 # count it, on every state of the puzzle.
-calibration = {name: np.array([np.mean(y_alpha(mu[name], sigma_a[name], a) <= h_star) for a in ALPHAS])
+calibration = {name: np.array([np.mean(y_alpha(mu[name], sigma_a[name], z_alpha(a)) <= h_star) for a in ALPHAS])
                for name in nets}
 print("\nfraction of all states with y^α <= h*, trained on")
 print(f"  {'α':18}" + "".join(f"{a:7.2f}" for a in ALPHAS))
@@ -229,7 +229,8 @@ m, s = mu[SUB][far], sigma_a[SUB][far]
 grid = np.linspace(m - 4 * s, m + 4 * s, 400)
 ax.plot(grid, norm.pdf(grid, m, s), color="k", lw=1)
 for alpha, color in ((0.5, "C0"), (0.9, "C1"), (0.99, "C3")):
-    ax.axvline(y_alpha(m, s, alpha), ymax=0.7, color=color, label=f"y^{alpha} = {y_alpha(m, s, alpha):.1f}")
+    y = y_alpha(m, s, z_alpha(alpha))
+    ax.axvline(y, ymax=0.7, color=color, label=f"y^{alpha} = {y:.1f}")
 ax.axvline(h_star[far], color="k", ls="--", label=f"h* = {h_star[far]}")
 ax.set(title=f"one state, h* = {h_star[far]}: N(μ, σ_a²) ({SUB})", xlabel="cost-to-goal (moves)",
        ylabel="density")

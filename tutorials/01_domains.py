@@ -26,9 +26,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt                                           # noqa: E402
 import numpy as np                                                        # noqa: E402
 
-from la.domains import make_domain, random_walk                           # noqa: E402
-from la.features import for_domain                                        # noqa: E402
-from la.plots import tutorial_figure_path                                 # noqa: E402
+from la.domains.names import make_domain                           # noqa: E402
+from la.domains.walk import random_walk
+from la.experiments.runs import cli  # noqa: E402
+from la.features.encodings import for_domain                                        # noqa: E402
+from la.plots.style import tutorial_figure_path                           # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402
 
 rng = np.random.default_rng(2020)
@@ -38,7 +40,7 @@ rng = np.random.default_rng(2020)
 puzzle, pancakes, blocks = make_domain("15-puzzle"), make_domain("8-pancake"), make_domain("6-blocksworld")
 for domain in (puzzle, pancakes, blocks):
     state = random_walk(domain, 12, rng)[0]
-    print(f"A {domain.name} state, 12 random moves from the goal:  [{domain.to_text(state)}]")
+    print(f"A {domain.name} state, 12 random moves from the goal:  [{cli.state_text(state)}]")
     print(domain.format(state), end="\n\n")
 
 # --- 2. Moves on a batch ---------------------------------------------------------------------------------
@@ -68,7 +70,7 @@ for line in range(3):
 for domain, text in [(puzzle, "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15"), (puzzle, "0 1 2 3"),
                      (blocks, "0 1 1 0 0 0"), (blocks, "2 3 1 0 0 0")]:
     try:
-        domain.parse(text)
+        cli.parse_state(domain, text)
     except ValueError as error:
         print(f"{domain.name} [{text}]: {error}")
 
@@ -77,11 +79,11 @@ for domain, text in [(puzzle, "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15"), (puzzle,
 # (§5; the authors' TwoDim.cs) gives every value v = 0..15, the blank included, two one-hots: which of the 4
 # columns v stands in, and which of the 4 rows. That is 16 × (4 + 4) = 128 inputs with exactly 32 ones, half the
 # 16 × 16 = 256 of the earlier encoding that gives each value a one-hot of its cell (Ernandes & Gori 2004).
-# The 8-puzzle of tutorial 00 gets 9 × (3 + 3) = 54. `la.features.for_domain` picks the encoding for a domain.
+# The 8-puzzle of tutorial 00 gets 9 × (3 + 3) = 54. `la.features.encodings.for_domain` picks the encoding for a domain.
 encoding = for_domain(puzzle)
 state = random_walk(puzzle, 12, rng)[0]
 x = encoding(state[None])[0]                                        # (128,) float32
-print(f"\nthe network's input for [{puzzle.to_text(state)}]: {encoding.size} numbers, {int(x.sum())} of them 1")
+print(f"\nthe network's input for [{cli.state_text(state)}]: {encoding.size} numbers, {int(x.sum())} of them 1")
 print("  value  cell   column one-hot   row one-hot")
 for v in (0, 1, 7):
     cell = int(np.flatnonzero(state == v)[0])

@@ -25,17 +25,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt                                           # noqa: E402
 
 from la import data                                                       # noqa: E402
-from la.domains import make_domain                                        # noqa: E402
-from la.heuristics import Manhattan                                       # noqa: E402
-from la.plots import tutorial_figure_path                                 # noqa: E402
+from la.domains.names import make_domain                                        # noqa: E402
+from la.heuristics.classical import Manhattan                                       # noqa: E402
+from la.plots.style import tutorial_figure_path                           # noqa: E402
 from la.search import check_plan, ida_star, reference                     # noqa: E402
+from la.search.shallowest import Shallowest                                # noqa: E402
 
 # --- 1. The textbook IDA* on an 8-puzzle ---------------------------------------------------------------
 # `reference.ida_star` is the recursive algorithm, one state at a time, in the authors' move order
 # (blank up, left, right, down). Manhattan distance (MD) is admissible: every move moves one tile one step.
 eight = make_domain("8-puzzle")
 md8 = Manhattan(eight)
-start = eight.parse("8 1 2 0 4 3 7 5 6")
+start = eight.validate([8, 1, 2, 0, 4, 3, 7, 5, 6])
 result = reference.ida_star(eight, md8, start)
 print(eight.format(start))
 print(f"MD = {md8(start[None])[0]}, optimal cost {result.cost}, found in {result.iterations} iterations")
@@ -62,13 +63,13 @@ for i in (79, 12):
 
 # --- 3. The same searches on batches ---------------------------------------------------------------------
 # The batched IDA* explores exactly the same tree in every iteration that does not find the goal, only in a
-# different order. In its default order (order="depth-first", the authors') it also meets the goal exactly where
-# the reference does, so even the last iteration's count is the same. `la`'s earlier order (order="batched")
+# different order. In its default order (the engine `DepthFirst`, the authors') it also meets the goal exactly where
+# the reference does, so even the last iteration's count is the same. `la`'s earlier order (`Shallowest`)
 # returns the first goal among a whole batch of children and counts them all, so its last iteration differs.
 batched = {i: ida_star(puzzle, md, korf[i].state) for i in plain}
 for i in plain:
     same = batched[i].per_iteration == plain[i].per_iteration
-    other = ida_star(puzzle, md, korf[i].state, order="batched")
+    other = ida_star(puzzle, md, korf[i].state, engine=Shallowest)
     print(f"Korf #{i}: batched cost {batched[i].cost}, every iteration's count identical: {same}; with "
           f"order='batched' the last iteration has {other.per_iteration[-1]:,} nodes against "
           f"{plain[i].per_iteration[-1]:,}, the others identical: "

@@ -39,7 +39,7 @@ import numpy as np
 from la.nn import FFNN, Adam
 from la.nn.gradcheck import check_grads, report
 from la.nn.layers import dense_backward, dense_forward, relu_backward, relu_forward
-from la.plots import tutorial_figure_path
+from la.plots.style import tutorial_figure_path
 
 SEED = 3
 rng = np.random.default_rng(SEED)

@@ -39,7 +39,7 @@ import numpy as np
 from scipy.stats import norm
 
 from la.nn import FFNN, Adam
-from la.plots import tutorial_figure_path
+from la.plots.style import tutorial_figure_path
 
 SEED = 4
 STEPS = 2000

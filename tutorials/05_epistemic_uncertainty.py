@@ -51,7 +51,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from la.nn import WUNNConfig, build_wunn
-from la.plots import tutorial_figure_path
+from la.plots.style import tutorial_figure_path
 
 SEED = 5
 STEPS = 3000                 # WUNN minibatch steps per stage (the authors' cap is 5,050 per iteration)

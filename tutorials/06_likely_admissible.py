@@ -39,7 +39,7 @@ Which σ? The two uncertainties, and what each one is for.
 
 What α promises. P(h <= h*) = α holds only if the model is right: trained on optimal plans, with a σ that
 matches its errors. So we measure instead of trusting: every state on the stored optimal solutions of Korf's 100
-instances has a known distance to the goal, 5,305 states in all (`la.calibration`). The network here is trained
+instances has a known distance to the goal, 5,305 states in all (`la.rivals.calibration`). The network here is trained
 directly, in one go, on the optimal plans of 100 short tasks: the best case, since its labels are exact. The
 training loop that makes the paper's heuristic comes in tutorials 07–09; tutorial 10 measures its heuristic the
 same way, and the committed full-scale run's numbers are in the README ("Calibration").
@@ -62,14 +62,15 @@ import numpy as np
 from scipy.stats import norm
 
 from la import data
-from la.calibration import ALPHAS, korf_states_with_h_star
+from la.rivals.calibration import ALPHAS, korf_states_with_h_star
 from la.config import LearnConfig
-from la.domains import make_domain, random_walk
-from la.features import for_domain
-from la.heuristics import Manhattan
-from la.heuristics.likely_admissible import LikelyAdmissible, to_h, y_alpha
+from la.domains.names import make_domain
+from la.domains.walk import random_walk
+from la.features.encodings import for_domain
+from la.heuristics.classical import Manhattan
+from la.heuristics.likely_admissible import LikelyAdmissible, to_h, y_alpha, z_alpha
 from la.nn.config import build_ffnn
-from la.plots import tutorial_figure_path
+from la.plots.style import tutorial_figure_path
 from la.search import ida_star
 
 SEED = 6
@@ -83,11 +84,11 @@ rng = np.random.default_rng(SEED)
 y = rng.normal(MU, SIGMA, 200_000)
 print(f"y ~ N({MU:.0f}, {SIGMA:.0f}²):     α   Φ⁻¹(α)      y^α     h   P(y^α <= y), sampled")
 for alpha in ALPHAS:
-    v = y_alpha(MU, SIGMA, alpha)
+    v = y_alpha(MU, SIGMA, z_alpha(alpha))
     print(f"{'':16}{alpha:6.2f} {norm.ppf(alpha):8.3f} {v:8.2f} {int(to_h(v)):5d} {np.mean(v <= y):12.3f}")
-near_goal = y_alpha(1.0, 1.0, 0.99)
+near_goal = y_alpha(1.0, 1.0, z_alpha(0.99))
 print(f"near the goal, y ~ N(1, 1) and α = 0.99: y^α = {near_goal:.2f}, so h = {int(to_h(near_goal))} (the floor)")
-sampled = {alpha: np.mean(y_alpha(MU, SIGMA, alpha) <= y) for alpha in ALPHAS}
+sampled = {alpha: np.mean(y_alpha(MU, SIGMA, z_alpha(alpha)) <= y) for alpha in ALPHAS}
 
 # --- 2. A planning network, trained on optimal plans ----------------------------------------------------------
 # The paper's planning FFNN for the 15-puzzle (two outputs, 20 hidden units, 2.5 % dropout, Adam at 0.001, y/10;
@@ -108,7 +109,7 @@ encoding = for_domain(puzzle)
 X = encoding(records)
 ffnn, adam = build_ffnn(config.ffnn, encoding.size, rng.spawn(1)[0])     # its own generator for dropout masks
 for _ in range(STEPS):
-    adam.step(ffnn.params, ffnn.loss_and_grads(X, labels / config.target_scale)[1])
+    adam.step(ffnn.params, ffnn.loss_and_grads(X, labels / ffnn.scale)[1])
 mu_train, sigma_train = ffnn.predict(X)
 y_q = float(np.quantile(labels, config.q, method="median_unbiased"))      # as the Update computes it
 rms = np.sqrt(np.mean((10 * mu_train - labels) ** 2))
@@ -171,9 +172,9 @@ ax = axes[0]
 grid = np.linspace(MU - 4 * SIGMA, MU + 4 * SIGMA, 400)
 ax.plot(grid, norm.pdf(grid, MU, SIGMA), color="k", lw=1)
 for alpha, color in ((0.5, "C0"), (0.9, "C1"), (0.99, "C3")):
-    v = y_alpha(MU, SIGMA, alpha)
+    v = y_alpha(MU, SIGMA, z_alpha(alpha))
     ax.axvline(v, ymax=0.67, color=color, lw=1.2, label=f"α = {alpha}: y^α = {v:.1f}, h = {int(to_h(v))}")
-right = grid >= y_alpha(MU, SIGMA, 0.9)
+right = grid >= y_alpha(MU, SIGMA, z_alpha(0.9))
 ax.fill_between(grid[right], norm.pdf(grid[right], MU, SIGMA), color="C1", alpha=0.25,
                 label="shaded: P(y >= y^0.9) = 0.9")
 ax.set(title=f"y^α for y ~ N({MU:.0f}, {SIGMA:.0f}²)", xlabel="cost-to-goal y (moves)", ylabel="density",

@@ -77,10 +77,13 @@ from scipy.stats import norm
 
 from la.buffer import MemoryBuffer
 from la.config import LearnConfig, node_budget
-from la.domains import make_domain, random_walk
-from la.heuristics import Manhattan
+from la.domains.names import make_domain
+from la.domains.walk import random_walk
+from la.experiments.runs import cli  # noqa: E402
+from la.heuristics.classical import Manhattan
+from la.features import TwoDim
 from la.learn import Learner
-from la.plots import tutorial_figure_path
+from la.plots.style import tutorial_figure_path
 from la.search import check_plan, ida_star
 from la.tasks import random_walk_tasks
 
@@ -118,7 +121,7 @@ print()
 for length_inc in (1, 4, 10):
     walks = [random_walk_tasks(puzzle, 1, length_inc * n, rng)[0].steps for n in range(1, 6)]
     print(f"LengthInc = {length_inc:2d}: the tasks of iterations 1-5 are walks of {walks} steps")
-learner = Learner(puzzle, config, np.random.default_rng(SEED))
+learner = Learner(puzzle, config, np.random.default_rng(SEED), TwoDim(puzzle))
 first_tasks = [learner.make_task(0) for _ in range(config.tasks_per_iter)]
 _, _, one_step = puzzle.expand(puzzle.goal[None])                      # the only possible first tasks
 print(f"the first iteration, untrained: {len(first_tasks)} walks of {sorted({t.steps for t in first_tasks})} "
@@ -138,7 +141,7 @@ for name, plan in (("plan A", a), ("plan A again", a), ("A with a step away and 
     added = buffer.add_plans([plan])
     print(f"\nadd {name} (cost {len(plan) - 1}): {added} new records, the buffer holds {len(buffer)}:")
     for s, y in zip(buffer.states(), buffer.labels()):
-        print(f"  [{puzzle.to_text(s)}]  cost-to-goal {y}")
+        print(f"  [{cli.state_text(s)}]  cost-to-goal {y}")
 # Plan A again adds nothing. The detour, the kind of plan a weak heuristic finds, labels A's start two moves too
 # high: a second record for that state, and the start of aleatoric noise (tutorial 04). Plan B then pushes the
 # oldest records out.
@@ -159,7 +162,7 @@ walks, costs = sorted({t["steps"] for t in entry["tasks"]}), sorted({t["cost"] f
 print(f"iteration 1: {entry['solved']} of {config.tasks_per_iter} tasks solved (walk lengths {walks}, plan costs "
       f"{costs}); the buffer holds {len(labels)} records:")
 for s, y in zip(states, labels):
-    print(f"  [{puzzle.to_text(s)}]  cost-to-goal {y}")
+    print(f"  [{cli.state_text(s)}]  cost-to-goal {y}")
 print(f"  ({entry['solved']} plans, {len(labels)} records: repeated records are dropped)")
 print(f"the first Update: FFNN {entry['ffnn_steps']} steps, WUNN {entry['wunn_blocks']} blocks of 50 steps "
       f"(no early stop), β {entry['beta']} → {entry['beta_after']} (no decay); y^q = {learner.y_q:.1f}")

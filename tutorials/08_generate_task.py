@@ -41,12 +41,14 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from la.config import LearnConfig, node_budget
-from la.domains import make_domain, random_walk
-from la.features import encode
-from la.heuristics import Manhattan
+from la.domains.names import make_domain
+from la.domains.walk import random_walk
+from la.features.encodings import encode
+from la.heuristics.classical import Manhattan
+from la.features import TwoDim
 from la.learn import Learner
 from la.nn import FFNNConfig
-from la.plots import tutorial_figure_path
+from la.plots.style import tutorial_figure_path
 from la.search import ida_star
 from la.tasks import generate_task_prac
 
@@ -65,7 +67,7 @@ puzzle = make_domain("15-puzzle")
 config = replace(LearnConfig(), num_iter=6, node_limit=node_budget(1), ffnn=FFNNConfig(n_out=1, dropout=0.0))
 began = time.perf_counter()
 rng = np.random.default_rng(SEED)
-learner = Learner(puzzle, config, rng)
+learner = Learner(puzzle, config, rng, TwoDim(puzzle))
 learner.run_iteration()                                                       # the first iteration
 md = Manhattan(puzzle)
 for length in (2, 4, 6, 8, 10):
@@ -91,7 +93,7 @@ def side_by_side(boards, titles, notes):
 
 epsilon = config.epsilon
 task = generate_task_prac(puzzle, learner.wunn, np.random.default_rng(WALK_SEED), epsilon, config.max_steps,
-                          config.wunn.K, trace=True)
+                          config.wunn.K, trace=True, encoding=learner.encoding)
 print(f"\nGenerateTaskPrac from the goal, ε = {epsilon}: at each step, the predecessors of the current state "
       f"except the one we came from,\ntheir σ_e (K = {config.wunn.K} WUNN samples) and softmax(σ_e); * marks "
       f"the sampled one")
@@ -112,7 +114,7 @@ print(f"the most likely candidate had p = {p_most:.2f} on average (uniform would
 
 # MaxSteps: the same walk with a cap of 5 ends after 4 steps, at a state the WUNN still knows well.
 capped = generate_task_prac(puzzle, learner.wunn, np.random.default_rng(WALK_SEED), epsilon, 5, config.wunn.K,
-                            trace=True)
+                            trace=True, encoding=learner.encoding)
 print(f"with MaxSteps = 5 the walk stops after {len(capped.trace)} steps (Task.steps = {capped.steps}) at a "
       f"state with σ_e = {capped.trace[-1]['sigma_e'][capped.trace[-1]['chosen']]:.2f} < ε: it is the task's "
       f"start all the same")
@@ -147,7 +149,7 @@ print("σ_e of the walk's states (closed form), before → after: "
 # The same random numbers: as long as the walk visits the same states, it draws the same noise for σ_e and the
 # same uniform number for each choice, so it repeats its choices unless the probabilities moved a lot.
 again = generate_task_prac(puzzle, learner.wunn, np.random.default_rng(WALK_SEED), epsilon, config.max_steps,
-                           config.wunn.K, trace=True)
+                           config.wunn.K, trace=True, encoding=learner.encoding)
 path_again = np.array([s["candidates"][s["chosen"]] for s in again.trace])
 shared = next((i for i in range(min(len(path), len(path_again))) if not (path[i] == path_again[i]).all()),
               min(len(path), len(path_again)))

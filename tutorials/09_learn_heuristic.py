@@ -3,7 +3,7 @@
 Tutorials 04–08 built the pieces: the two-output planning FFNN and its likely-admissible heuristic y^α (04, 06),
 the WUNN and its σ_e (05), one iteration with its tasks, memory buffer, Update and α and β rules (07), and
 GenerateTaskPrac (08). LearnHeuristicPrac (paper Alg. 2 in its practical form, §4; the authors' `Program.Train`;
-`la.learn.learn_heuristic`) runs that iteration NumIter times. What to watch in the run below, one line per
+`la.learn.learn_heuristic_prac`) runs that iteration NumIter times. What to watch in the run below, one line per
 iteration:
 
   * task length: GenerateTaskPrac's walks start at one step (the first iteration's tasks, and the walks of the
@@ -39,10 +39,11 @@ import numpy as np
 
 from la import data
 from la.config import LearnConfig, node_budget
-from la.domains import make_domain
-from la.heuristics import Manhattan
-from la.learn import learn_heuristic
-from la.plots import FIGURES, tutorial_figure_path
+from la.domains.names import make_domain
+from la.heuristics.classical import Manhattan
+from la.experiments.runs.training import train
+from la.features import TwoDim
+from la.plots.style import FIGURES, tutorial_figure_path
 from la.search import check_plan, ida_star
 
 SEED = 8
@@ -56,7 +57,7 @@ puzzle = make_domain("15-puzzle")
 config = replace(LearnConfig(), num_iter=14, node_limit=node_budget(0.1), ffnn_batch=2_500, buffer_size=2_500)
 print(f"LearnHeuristicPrac on the 15-puzzle: NumIter {config.num_iter} (paper 50), {config.node_limit:,} nodes per "
       f"task (paper 66 M), FFNN batch and buffer cap {config.ffnn_batch:,} (paper 25,000)")
-learner = learn_heuristic(puzzle, config, np.random.default_rng(SEED), progress=print)
+learner = train(puzzle, config, np.random.default_rng(SEED), TwoDim(puzzle), progress=print)   # a line per iteration
 log = learner.log
 
 # --- 2. What happened ----------------------------------------------------------------------------------------------

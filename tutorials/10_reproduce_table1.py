@@ -50,14 +50,17 @@ import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS threa
 
 import numpy as np  # noqa: E402
 
-from la import data, plots  # noqa: E402
-from la.calibration import calibration, korf_states_with_h_star  # noqa: E402
+from la import data  # noqa: E402
+from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
+from la.plots.tables import table1_suboptimality  # noqa: E402
+from la.rivals.calibration import calibration, korf_states_with_h_star  # noqa: E402
 from la.config import LearnConfig, node_budget  # noqa: E402
-from la.domains import make_domain  # noqa: E402
+from la.domains.names import make_domain  # noqa: E402
 from la.experiments.table1 import PAPER, SuboptimalityConfig  # noqa: E402
 from la.experiments.suboptimality_table import format_table, summarize, table  # noqa: E402
-from la.heuristics import Manhattan  # noqa: E402
-from la.learn import learn_heuristic  # noqa: E402
+from la.heuristics.classical import Manhattan  # noqa: E402
+from la.features import TwoDim  # noqa: E402
+from la.learn import learn_heuristic_prac  # noqa: E402
 from la.nn.config import FFNNConfig  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
 
@@ -77,7 +80,7 @@ seeds = {"alpha": SEED, "mean": [SEED, 1]}
 learners = {}
 for name, config in configs.items():
     began = time.perf_counter()
-    learners[name] = learn_heuristic(puzzle, config, np.random.default_rng(seeds[name]), progress=None)
+    learners[name] = learn_heuristic_prac(puzzle, config, np.random.default_rng(seeds[name]), TwoDim(puzzle))
     log = learners[name].log
     print(f"trained the {'two-output' if name == 'alpha' else 'single-output'} network: {config.num_iter} "
           f"iterations in {time.perf_counter() - began:.0f} s, {100 * learners[name].solved_fraction():.0f} % of "
@@ -128,7 +131,7 @@ print(f"  suboptimality at α = 0.95 vs 0.05: {common['0.95']['subopt']:.2f} % v
 subopts = [common[r]["subopt"] for r in learned]
 print(f"  suboptimality falls row by row as α rises: {all(a <= b for a, b in zip(subopts, subopts[1:]))}")
 print(f"  N/A's suboptimality {common['N/A']['subopt']:.2f} %, the best α row's {min(subopts):.2f} %")
-record = plots.FIGURES / "suboptimality.json"                 # committed results, read only
+record = FIGURES / "suboptimality.json"                       # committed results, read only
 if record.exists():
     full = json.loads(record.read_text())
     by_row = {r["row"]: r for r in full["table"]}
@@ -139,10 +142,10 @@ if record.exists():
               f"optimal   (paper: {r['paper']['generated']:13,} nodes, {r['paper']['subopt']} %, "
               f"{r['paper']['optimal']} %)")
 
-out = plots.tutorial_figure_path(__file__)                  # figures/tutorials/, ignored by git
-plots.table1_suboptimality({"config": {"alphas": list(cfg.alphas)}, "table": rows,
-                            "title": f"Table 1 at tutorial scale: Korf's instances shortened to {SHORTENED} moves "
-                                     f"(the paper's values: full instances, full training)"}, out)
+out = tutorial_figure_path(__file__)                        # figures/tutorials/, ignored by git
+table1_suboptimality({"config": {"alphas": list(cfg.alphas)}, "table": rows,
+                      "title": f"Table 1 at tutorial scale: Korf's instances shortened to {SHORTENED} moves "
+                               f"(the paper's values: full instances, full training)"}, out)
 print(f"saved {out.relative_to(ROOT)}")
 
 # --- the point, loosely -----------------------------------------------------------------------------------------------

@@ -43,11 +43,13 @@ import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS threa
 
 import numpy as np  # noqa: E402
 
-from la import plots  # noqa: E402
+from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
+from la.plots.tables import table2_efficiency  # noqa: E402
 from la.config import node_budget  # noqa: E402
-from la.domains import make_domain  # noqa: E402
+from la.domains.names import make_domain  # noqa: E402
 from la.experiments.efficiency import PAPER, EfficiencyConfig, solve_in_order, table, test_set  # noqa: E402
-from la.learn import learn_heuristic  # noqa: E402
+from la.features import TwoDim  # noqa: E402
+from la.learn import learn_heuristic_prac  # noqa: E402
 
 SEED = 11
 puzzle = make_domain("15-puzzle")
@@ -64,8 +66,8 @@ print(f"{'variant':>9}  {'Solved Train':>12}  task lengths, iterations 1 → {cf
 learners = {}
 for k, variant in enumerate(cfg.variants()):
     began = time.perf_counter()
-    learners[variant] = learn_heuristic(puzzle, cfg.learn_config(variant), np.random.default_rng([SEED, k]),
-                                        progress=None)
+    learners[variant] = learn_heuristic_prac(puzzle, cfg.learn_config(variant), np.random.default_rng([SEED, k]),
+                                             TwoDim(puzzle))
     steps = [np.mean([t["steps"] for t in e["tasks"]]) for e in learners[variant].log]
     print(f"{variant:>9}  {100 * learners[variant].solved_fraction():11.0f} %  "
           f"{' '.join(f'{s:.0f}' for s in steps):45} {time.perf_counter() - began:5.0f}")
@@ -86,7 +88,7 @@ for variant, learner in learners.items():
 
 # --- 3. Table 2 at tutorial scale, beside the paper's and the committed full-scale runs -----------------------------
 rows = table(cfg, results)
-committed_path = plots.FIGURES / "efficiency.json"               # committed results, read only
+committed_path = FIGURES / "efficiency.json"                     # committed results, read only
 committed = json.loads(committed_path.read_text()) if committed_path.exists() else None
 by_variant = {r["variant"]: r for r in committed["table"]} if committed else {}
 print(f"\n{'LengthInc':>9} | {'this run: Train':>15} {'Test':>6} | {'paper: Train':>12} {'Test':>6} | "
@@ -124,8 +126,8 @@ if committed:
 # committed runs' spread shows. The paper's 10 runs × 10 test sets (`python -m la.experiments.efficiency
 # --paper`, hours) are the scale at which the claim is made.
 
-out = plots.tutorial_figure_path(__file__)                  # figures/tutorials/, ignored by git
-plots.table2_efficiency({"table": rows}, out)
+out = tutorial_figure_path(__file__)                        # figures/tutorials/, ignored by git
+table2_efficiency({"table": rows}, out)
 print(f"saved {out.relative_to(ROOT)}")
 
 # --- the point, loosely: what holds at every scale ----------------------------------------------------------------

@@ -36,13 +36,14 @@ import matplotlib.pyplot as plt                                           # noqa
 import numpy as np                                                        # noqa: E402
 
 from la import data                                                       # noqa: E402
-from la.domains import SlidingTile                                        # noqa: E402
-from la.features import TileFeatures                                      # noqa: E402
-from la.heuristics import Manhattan                                       # noqa: E402
+from la.domains.sliding_tile import SlidingTile                                        # noqa: E402
+from la.experiments.runs.progress import BuildProgress                              # noqa: E402
+from la.features.sliding_tile import TileFeatures                                      # noqa: E402
+from la.heuristics.classical import Manhattan                                       # noqa: E402
 from la.heuristics.pdb import PDBHeuristic, partition_sums                # noqa: E402
 from la.pdb import sets, store                                            # noqa: E402
 from la.pdb.sliding_tile import TilePattern                               # noqa: E402
-from la.plots import tutorial_figure_path                                 # noqa: E402
+from la.plots.style import tutorial_figure_path                           # noqa: E402
 from la.search import check_plan, ida_star                                # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402
 
@@ -50,14 +51,10 @@ scratch = tempfile.TemporaryDirectory(prefix="la-tutorial-12-")            # thi
 folder = Path(scratch.name)
 
 
-def quiet(fraction, text):
-    """Builds of a second or less need no progress line on stderr."""
-
-
 def build(width, patterns):
     """The PDBs of `patterns` on the (width²−1)-puzzle, built into the scratch folder; and the seconds taken."""
     began = time.perf_counter()
-    pdbs = [store.load(TilePattern(width, tiles), folder, quiet) for tiles in patterns]
+    pdbs = [store.load(TilePattern(width, tiles), folder) for tiles in patterns]   # silent (no progress given)
     return pdbs, time.perf_counter() - began
 
 
@@ -90,7 +87,7 @@ built, seconds = build(3, PARTITION + OVERLAPPING)
 pdb = dict(zip(PARTITION + OVERLAPPING, built))
 print(f"built {len(built)} PDBs ({sum(p.abstraction.size for p in built):,} entries) in {seconds:.2f} s")
 
-start = eight.parse("8 1 2 0 4 3 7 5 6")
+start = eight.validate([8, 1, 2, 0, 4, 3, 7, 5, 6])
 tiles = PARTITION[0]
 print(f"a state, and what the PDB of {braces(tiles)} sees of it:")
 for left, right in zip(eight.format(start).split("\n"), abstract(eight, start, tiles)):
@@ -157,7 +154,8 @@ missing = [tiles for tiles in patterns24
            if not all(path.exists() for path in store.paths(TilePattern(5, tiles), cache))]
 print()
 if not missing:
-    features = TileFeatures(SlidingTile(5), folder=cache)            # loads the ten PDBs, checking each file
+    # Loads the ten PDBs, checking each file; one found damaged is built again, with a progress line on stderr.
+    features = TileFeatures(SlidingTile(5), folder=cache, progress=BuildProgress())
     instance = data.korf50_24()[0]
     state, optimal = instance.state, instance.optimal
     print(f"the 24-puzzle's inputs for instance {instance.id} of Korf & Felner's 50 (optimal cost {optimal}):")

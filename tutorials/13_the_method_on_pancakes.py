@@ -24,12 +24,12 @@ measured while other experiments ran), 147 MB at its peak. That is short enough 
 inputs and this project's 24-pancake test stacks (`la.data.pancake50_24`), rather than a smaller pancake with
 toy PDBs of its own, as tutorial 12 had to do for the 24-puzzle.
 
-Scale. The paper trains for NumIter = 75 iterations with t_max = 300 s per task (81.5 M nodes at the authors'
-rate, `la.config.DOMAINS`) and tests on 50 stacks, 5 runs over. Here both networks train for 16 iterations with
-500,000 nodes per task (under 2 s of the authors' C#), in about a minute and a half, and are tested once on the
-10 cheapest of the 50 test stacks (optimal costs 21-23; the 50 average 22.94) within 2 M nodes each. Part 2
-prints every reduction (`la.experiments.suboptimality_table.reductions`). None of this is the paper's protocol;
-that is `python -m la.experiments.suboptimality --domain 24-pancake --full` (and --paper for its 5 runs).
+Scale. The paper trains for NumIter = 75 iterations with t_max = 300 s per task (81.5 M nodes at the authors' rate,
+`la.experiments.domains.DOMAINS`) and tests on 50 stacks, 5 runs over. Here both networks train for 16 iterations with
+500,000 nodes per task (under 2 s of the authors' C#), in about a minute and a half, and are tested once on the 10
+cheapest of the 50 test stacks (optimal costs 21-23; the 50 average 22.94) within 2 M nodes each. Part 2 prints every
+reduction (`la.experiments.suboptimality_table.reductions`). None of this is the paper's protocol; that is `python -m
+la.experiments.suboptimality --domain 24-pancake --full` (and --paper for its 5 runs).
 
 What to expect at this scale. The gap heuristic wins outright, as it does in the paper's Table 3 (48,600 nodes
 per task there against 54 M at α = 0.9): on pancakes it is almost exact. Among the learned rows the paper's
@@ -55,19 +55,22 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from la import plots  # noqa: E402
-from la.calibration import calibration  # noqa: E402
-from la.config import DOMAINS  # noqa: E402
-from la.domains import make_domain  # noqa: E402
+from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
+from la.plots.records import read_record  # noqa: E402
+from la.rivals.calibration import calibration  # noqa: E402
+from la.experiments.domains import DOMAINS  # noqa: E402
+from la.experiments.runs.progress import BuildProgress  # noqa: E402
+from la.domains.names import make_domain  # noqa: E402
 from la.experiments import table3  # noqa: E402
 from la.experiments.suboptimality import calibration_states  # noqa: E402
 from la.experiments.suboptimality_table import format_table, reductions, summarize, table  # noqa: E402
-from la.features import for_domain  # noqa: E402
-from la.heuristics import Gap  # noqa: E402
+from la.features.encodings import for_domain  # noqa: E402
+from la.heuristics.classical import Gap  # noqa: E402
 from la.heuristics.pdb import PDBHeuristic  # noqa: E402
-from la.learn import learn_heuristic  # noqa: E402
+from la.learn import learn_heuristic_prac  # noqa: E402
 from la.pdb import sets, store  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
+from la.search.shallowest import ENGINES  # noqa: E402
 
 DOMAIN = "24-pancake"
 SEED = 8
@@ -88,7 +91,8 @@ pancake = make_domain(DOMAIN)
 patterns = [p for group in sets.partitions(DOMAIN).values() for p in group]
 missing = [p for p in patterns if not all(path.exists() for path in store.paths(sets.abstraction(DOMAIN, p)))]
 loading = time.perf_counter()
-features = for_domain(pancake)          # loads the ten PDBs from the cache, building the missing ones there first
+# Loads the ten PDBs from the cache, building the missing ones there first (a progress line each on stderr).
+features = for_domain(pancake, progress=BuildProgress())
 print(f"the {DOMAIN}'s {len(patterns)} PDBs: {len(patterns) - len(missing)} read from the PDB cache, "
       f"{len(missing)} built into it, in {time.perf_counter() - loading:.1f} s")
 tasks = {i.id: i for i in table3.TEST_SETS[DOMAIN]()}
@@ -109,7 +113,8 @@ print(f"  h_ad = max of the 12 admissible inputs = {h_ad};  the gap heuristic {g
       f"h* = {example.optimal}")
 
 # All 50 test stacks, solved optimally by IDA* with the gap heuristic (admissible, so its plans are optimal; well
-# under a second), give 1,147 states along optimal plans, each with its exact cost to the goal h* (la.calibration).
+# under a second), give 1,147 states along optimal plans, each with its exact cost to the goal h*
+# (la.rivals.calibration).
 states, h_star = calibration_states(DOMAIN)
 h_ad_all, gap_all = features.admissible(states), gap(states)
 short = np.bincount(h_star - h_ad_all)
@@ -132,8 +137,9 @@ print(f"IDA* on stack #{example.id} with h_ad alone: {'solved' if alone.solved e
 # often the floor is the larger of the two for the trained network.
 
 # --- 2. LearnHeuristicPrac on the 24-pancake, shortened ---------------------------------------------------------
-# The domain's settings (la.config.DOMAINS: 8 hidden units, no dropout, MaxSteps 5,000), with fewer iterations and
-# a far smaller node budget per training task; everything else, the WUNN's training included, is the paper's.
+# The domain's settings (la.experiments.domains.DOMAINS: 8 hidden units, no dropout, MaxSteps 5,000), with fewer
+# iterations and a far smaller node budget per training task; everything else, the WUNN's training included, is the
+# paper's.
 full = table3.full(DOMAIN)
 shorter = dict(num_iter=16, node_limit=500_000)
 cfg = replace(full, learn=replace(full.learn, **shorter), learn_mean=replace(full.learn_mean, **shorter),
@@ -144,8 +150,7 @@ print(f"\nsmaller than the paper's protocol ({DOMAINS[DOMAIN].t_max:.0f} s per t
 learners = {}
 for which, learn_cfg, seed in (("alpha", cfg.learn, SEED), ("mean", cfg.learn_mean, [SEED, 1])):
     started = time.perf_counter()
-    learners[which] = learner = learn_heuristic(pancake, learn_cfg, np.random.default_rng(seed), progress=None,
-                                                encoding=features)
+    learners[which] = learner = learn_heuristic_prac(pancake, learn_cfg, np.random.default_rng(seed), features)
     last = learner.log[-1]
     print(f"trained the {'two-output' if which == 'alpha' else 'single-output'} network in "
           f"{time.perf_counter() - started:.0f} s: {100 * learner.solved_fraction():.0f} % of its training tasks "
@@ -163,7 +168,7 @@ tests = []
 for row in cfg.rows():
     records = []
     for instance in chosen:
-        result = ida_star(pancake, heuristics[row], instance.state, node_limit=TEST_BUDGET, order=cfg.order)
+        result = ida_star(pancake, heuristics[row], instance.state, node_limit=TEST_BUDGET, engine=ENGINES[cfg.order])
         if result.solved:
             check_plan(pancake, instance.state, result.plan)                     # every plan is replayed
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
@@ -208,9 +213,9 @@ print(f"the single-output network: h = max(round(μ), h_ad) <= h* on {np.mean(me
 # The paper's Table 3 values are printed beside ours above (`table3.PAPER`; its Boot row is quoted, not run). A
 # full-scale run, once adopted with `python -m la.plots --table3 ... --copy`, is committed as
 # figures/table3_24-pancake.json.
-record = plots.FIGURES / f"table3_{DOMAIN}.json"                  # committed results, read only
+record = FIGURES / f"table3_{DOMAIN}.json"                        # committed results, read only
 if record.exists():
-    committed = plots.read_record(record, "suboptimality")
+    committed = read_record(record, "suboptimality")
     print(f"\nthe committed full-scale run ({committed['command']}, commit {(committed.get('commit') or '?')[:7]}):")
     print(format_table(committed["table"], table3.BOOT[DOMAIN]))
 else:
@@ -248,7 +253,7 @@ axes[2].legend(fontsize=7)
 fig.suptitle("LearnHeuristicPrac on the 24-pancake at tutorial scale (reduced, not the paper's protocol)",
              fontsize=10)
 fig.tight_layout()
-out = plots.tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = tutorial_figure_path(__file__)                          # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 

@@ -7,7 +7,7 @@ cost and the confidence its probability ("Search Methods"),
     h^NN(s) = argmax_i f(s)_i,        c^NN(s) = max_i f(s)_i,
 
 trained by cross-entropy on a teacher's data: greedy plans from random-walk seeds, each plan state labelled with
-its remaining cost on its plan ("Planning Background"; `la.teacher`). Here:
+its remaining cost on its plan ("Planning Background"; `la.heller.teacher`). Here:
 
   1. Is c^NN lower on inputs unlike the training states? Not necessarily: nothing in training asks the network
      to be unsure anywhere. Out-of-distribution (OOD) training adds noise inputs whose target is the uniform
@@ -24,7 +24,7 @@ its remaining cost on its plan ("Planning Background"; `la.teacher`). Here:
      on held-out ones and on the states the search met, and what each threshold prunes of them.
   4. (la's question) σ_e against max-softmax. Marom & Rosman's WUNN (tutorial 05) measures epistemic
      uncertainty σ_e, meant to be large where data are missing. Fitted on the same teacher data
-     (`la.nn.uncertainty_fit`): do −σ_e and c^NN rank states alike, and does either rank them by how wrong h^NN
+     (`la.heller.uncertainty_fit`): do −σ_e and c^NN rank states alike, and does either rank them by how wrong h^NN
      is, on held-out teacher states and on states the search met?
 
 The domain is the experiment's (`la.experiments.confidence_config`): the 15-puzzle, one-hot inputs
@@ -70,21 +70,22 @@ import numpy as np  # noqa: E402
 from scipy.stats import spearmanr  # noqa: E402
 
 from la import data  # noqa: E402
-from la.domains import make_domain  # noqa: E402
+from la.domains.names import make_domain  # noqa: E402
 from la.experiments.confidence import (HELD_OUT, TRAIN, VALIDATION, ood_stats, predictor, search,  # noqa: E402
                                        split_roles)
 from la.experiments.confidence_config import CONFIGS, PAPER_OOD, noise_of, rows  # noqa: E402
 from la.experiments.confidence_table import summarize  # noqa: E402
-from la.features import for_domain  # noqa: E402
-from la.heuristics.confidence import NNEvaluator, SigmaE  # noqa: E402
-from la.nn.classifier_fit import train  # noqa: E402
-from la.nn.config import build_classifier, build_wunn  # noqa: E402
-from la.nn.ood import UniformNoise, WeightedNoise  # noqa: E402
-from la.nn.uncertainty_fit import fit_wunn  # noqa: E402
-from la.plots import tutorial_figure_path  # noqa: E402
+from la.features.encodings import for_domain  # noqa: E402
+from la.heller.evaluators import NNEvaluator, SigmaE  # noqa: E402
+from la.heller.classifier_fit import train  # noqa: E402
+from la.heller.config import build_classifier  # noqa: E402
+from la.nn.config import build_wunn
+from la.heller.ood import UniformNoise, WeightedNoise  # noqa: E402
+from la.heller.uncertainty_fit import fit_wunn  # noqa: E402
+from la.plots.style import tutorial_figure_path  # noqa: E402
 from la.search import check_plan  # noqa: E402
-from la.search.confidence import AdaptiveThreshold, MeanThreshold  # noqa: E402
-from la.teacher import label_plans, teacher_data, teacher_heuristic  # noqa: E402
+from la.heller.thresholds import AdaptiveThreshold, MeanThreshold  # noqa: E402
+from la.heller.teacher import label_plans, teacher_data, teacher_heuristic  # noqa: E402
 
 SEED = 14
 EPOCHS = 100                    # per network (the experiment: up to 500, stopping early)
@@ -170,7 +171,7 @@ print(f"  in distribution: In {100 * w50['in']:.1f}% against {100 * standard['in
 
 # --- 2. Pruning in GBFS and in the dual queue -------------------------------------------------------------------
 # The searches use W50 (the paper's choice); the thresholds are percentiles of its confidences on the training
-# states, the adaptive ones per cost group (`la.search.confidence`). The rows are those of the coverage table
+# states, the adaptive ones per cost group (`la.heller.thresholds`). The rows are those of the coverage table
 # (`la.experiments.confidence_config.rows`) that prune by c^NN: GBFS with MD alone, GBFS with h^NN (base) and with
 # the mean (M) or adaptive (A) threshold at X %, then the dual queue (h^NN and MD in turn) without pruning and
 # pruning its h^NN queue. Every plan is replayed to the goal before it counts.

@@ -1,30 +1,30 @@
 """Tutorial 15: the competing learners, and a calibration that holds, on the 8-puzzle.
 
-The paper measures itself against two other ways of learning a heuristic. Boot, the bootstrap learner of
-Jabbari Arfaee, Zilles & Holte (SoCS 2010; AIJ 2011), has a row in Table 3, quoted from its authors. And
-Ernandes & Gori (2004), from whom the paper takes "likely admissible" (§2), trained on states solved optimally;
-the paper sets its α = 0.9 heuristic's optimal plans on the 15-puzzle beside their 63.86 %. The three learners
-differ mainly in where their training labels come from. `la` runs both rivals on its own terms, as rows of the
-suboptimality experiment (`la.boot`, `la.optimal_labels`, `la.experiments.baselines`), and adds something the
-paper does not have: a conformal quantile in place of Φ⁻¹(α) (`la.calibration`). Everything here runs on the
-8-puzzle, where a breadth-first search from the goal gives h* for all 181,440 states (tutorial 00), so every
-label and every coverage can be checked exactly:
+The paper measures itself against two other ways of learning a heuristic. Boot, the bootstrap learner of Jabbari Arfaee,
+Zilles & Holte (SoCS 2010; AIJ 2011), has a row in Table 3, quoted from its authors. And Ernandes & Gori (2004), from
+whom the paper takes "likely admissible" (§2), trained on states solved optimally; the paper sets its α = 0.9
+heuristic's optimal plans on the 15-puzzle beside their 63.86 %. The three learners differ mainly in where their
+training labels come from. `la` runs both rivals on its own terms, as rows of the suboptimality experiment
+(`la.rivals.boot`, `la.rivals.optimal_labels`, `la.experiments.baselines`), and adds something the paper does not have:
+a conformal quantile in place of Φ⁻¹(α) (`la.rivals.calibration`). Everything here runs on the 8-puzzle, where a
+breadth-first search from the goal gives h* for all 181,440 states (tutorial 00), so every label and every coverage can
+be checked exactly:
 
   1. labels. LearnHeuristicPrac labels each state of a plan with its cost-to-go along that plan (paper §4;
      tutorial 07). The plans come from IDA* with the current heuristic, which is not admissible, so they can be
      longer than optimal, and then their labels lie above h*, never below. Here 2 × Manhattan distance (2·MD)
-     stands in for that heuristic. `la.optimal_labels` labels only the states of optimal plans, found by IDA*
+     stands in for that heuristic. `la.rivals.optimal_labels` labels only the states of optimal plans, found by IDA*
      with an admissible heuristic (MD on the 8-puzzle). Every suffix of an optimal plan is optimal, so each of
      its labels is h* itself: checked against breadth-first search;
-  2. Boot (`la.boot`). IDA* with h_{i−1} tries every still unsolved instance of a fixed set Ins within a node
+  2. Boot (`la.rivals.boot`). IDA* with h_{i−1} tries every still unsolved instance of a fixed set Ins within a node
      budget. Each solved plan's states join the training set with their plan-suffix costs. If at least ins_min
      instances were solved, h_i is trained on the training set; if fewer, the budget doubles. It stops once fewer than
      ins_min instances are left unsolved, or when the budget would pass its cap. The labels are of part 1's
      kind, from plans of its own heuristic, and the network plans with its mean, round(μ). On the 8-puzzle, the
-     network reads the one-hot encoding `la.features.for_domain` gives every sliding-tile puzzle but the
+     network reads the one-hot encoding `la.features.encodings.for_domain` gives every sliding-tile puzzle but the
      24-puzzle (9 tiles × (3 rows + 3 columns) = 54 inputs). The one-hot has no admissible floor, so Boot starts
-     from h0 = MD (`la.boot.initial_heuristic`). Its rounds, then its heuristic on random tasks beside MD;
-  3. the optimal-plan network (`la.optimal_labels`). This is the paper's two-output network trained on part
+     from h0 = MD (`la.rivals.boot.initial_heuristic`). Its rounds, then its heuristic on random tasks beside MD;
+  3. the optimal-plan network (`la.rivals.optimal_labels`). This is the paper's two-output network trained on part
      1's exact labels: Ernandes & Gori's idea, with everything else as the α network has it. It plans with
      y^α = μ − σ_a·Φ⁻¹(α) (tutorial 06). Is P(y^α <= h*) = α on held-out states? Even with exact labels, a
      Gaussian read off one network is a model, and nothing makes it right;
@@ -40,10 +40,10 @@ label and every coverage can be checked exactly:
      are drawn like neither kind;
   5. the committed full-scale results of the baselines, if there are any.
 
-Scale. Boot runs on 200 instances with ins_min 10 (its authors': 5,000 and 75, `la.boot.BootConfig`). Its
+Scale. Boot runs on 200 instances with ins_min 10 (its authors': 5,000 and 75, `la.rivals.boot.BootConfig`). Its
 first budget is 250 nodes and its cap 64,000 (their 1 s, and our cap of LearnHeuristicPrac's t_max = 60 s,
 are 1.1 M and 66 M nodes at `la.config`'s rate), with 500 Adam steps per training (TrainIter 1,000).
-`la.boot.boot_config` knows only the paper's domains, so this BootConfig is built directly, with the
+`la.rivals.boot.boot_config` knows only the paper's domains, so this BootConfig is built directly, with the
 15-puzzle's single-output network (20 hidden units, no dropout). The RandomWalk phase, which starts only when
 h0 solves none of Ins, is switched off: MD solves some of Ins within 250 nodes. The optimal-plan network
 learns 3,000 records from walks of 1-60 steps, in at most 3,000 full-batch Adam steps. The full experiment
@@ -80,19 +80,20 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 import numpy as np  # noqa: E402
 
-from la import plots  # noqa: E402
-from la.boot import BootConfig, bootstrap  # noqa: E402
+from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
+from la.rivals.boot import BootConfig, bootstrap  # noqa: E402
 from la.buffer import MemoryBuffer  # noqa: E402
-from la.calibration import ALPHAS, calibration, conformal_heuristic  # noqa: E402
-from la.config import DOMAINS  # noqa: E402
-from la.domains import make_domain, random_walk  # noqa: E402
+from la.rivals.calibration import ALPHAS, calibration, conformal_heuristic  # noqa: E402
+from la.experiments.domains import DOMAINS  # noqa: E402
+from la.domains.names import make_domain  # noqa: E402
+from la.domains.walk import random_walk
 from la.domains.uniform import uniform_states  # noqa: E402
 from la.experiments.baselines import coverage  # noqa: E402
 from la.experiments.suboptimality_table import summarize  # noqa: E402
-from la.heuristics import Manhattan, Weighted  # noqa: E402
+from la.heuristics.classical import Manhattan, Weighted  # noqa: E402
 from la.heuristics.likely_admissible import LikelyAdmissible  # noqa: E402
-from la.optimal_labels import OptimalPlanConfig, labelled_states, train_optimal_plan_network  # noqa: E402
-from la.plots_baselines import read_all  # noqa: E402
+from la.rivals.optimal_labels import OptimalPlanConfig, labelled_states, train_optimal_plan_network  # noqa: E402
+from la.plots.baselines import read_all  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
 from la.search.bfs import ExactDistances  # noqa: E402
 
@@ -138,7 +139,7 @@ op_config = OptimalPlanConfig(records=RECORDS, walk_lengths=WALKS,
                                             buffer_size=RECORDS, ffnn_batch=RECORDS))
 records = labelled_states(eight, RECORDS, np.random.default_rng([SEED, 3]), op_config)
 optimal_excess = records.h_star - exact(records.states)
-print(f"la.optimal_labels: {len(records.h_star):,} records from the optimal plans of {records.solved} walk "
+print(f"la.rivals.optimal_labels: {len(records.h_star):,} records from the optimal plans of {records.solved} walk "
       f"starts; label = breadth-first h* on {np.sum(optimal_excess == 0):,} of them")
 
 # --- 2. Boot -----------------------------------------------------------------------------------------------------
@@ -250,7 +251,7 @@ for alpha in (0.5, 0.75, 0.9, 0.95):
 # last iteration that much nearer the plan's cost. At this scale, that can outweigh a weaker h everywhere else.
 
 # --- 4. Conformal y^α --------------------------------------------------------------------------------------------
-# q_α from N_CAL states of one kind (`conformal_heuristic`, which ranks the residuals of `la.calibration`), then
+# q_α from N_CAL states of one kind (`conformal_heuristic`, which ranks the residuals of `la.rivals.calibration`), then
 # coverage, the share with y <= h* (`la.experiments.baselines.coverage`), on the held-out states of both kinds.
 # The sampling tolerance: 3 standard deviations of a coverage measured on N_CAL calibration and n test states.
 calibrate = {kind: draw(kind, N_CAL, np.random.default_rng([SEED, 6, i])) for i, kind in enumerate(sets)}
@@ -299,7 +300,7 @@ for source in calibrate:
 # --- 5. The committed full-scale results ---------------------------------------------------------------------
 # `python -m la.experiments.suboptimality ... --baselines ... --only-baselines` writes a record whose table holds
 # the paper's rows unmeasured (runs 0) and the baselines' rows; once adopted it is committed as
-# figures/baselines_<domain>.json (`la.plots_baselines` reads and checks it, and merges one domain's records).
+# figures/baselines_<domain>.json (`la.plots.baselines` reads and checks it, and merges one domain's records).
 
 
 def committed(folder):
@@ -328,7 +329,7 @@ def committed(folder):
                           f"{m['mean_h']['plain']:.1f} (plain) against mean h* {m['mean_h_star']:.1f}")
 
 
-committed(plots.FIGURES)
+committed(FIGURES)
 
 # --- The figure ----------------------------------------------------------------------------------------------
 fig, axes = plt.subplots(1, 3, figsize=(18, 4.3), gridspec_kw={"width_ratios": [1, 1, 0.8]})
@@ -336,7 +337,7 @@ ax = axes[0]
 edges = np.arange(-0.5, max(suffix_excess.max(), boot_excess.max()) + 1.5)
 for excess, label, style in ((suffix_excess, f"plan suffixes, IDA* with {WEIGHT}·MD", "C3"),
                              (boot_excess, "Boot's examples (TS)", "C1"),
-                             (optimal_excess, "la.optimal_labels", "C0")):
+                             (optimal_excess, "la.rivals.optimal_labels", "C0")):
     ax.hist(excess, edges, weights=np.full(len(excess), 1 / len(excess)), histtype="step", lw=1.5, color=style,
             label=f"{label}: {len(excess):,} records")
 ax.set(yscale="log", xlabel="label − h* (moves)", ylabel="share of the records", title="training labels")
@@ -376,13 +377,13 @@ ax.set(xlabel="α", ylabel="share of held-out states with y <= h*", title="cover
 ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))
 fig.suptitle("The competing learners on the 8-puzzle, with exact h* (tutorial scale)", fontsize=10)
 fig.tight_layout()
-out = plots.tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = tutorial_figure_path(__file__)                          # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 
 # --- the point, loosely ---------------------------------------------------------------------------------------
 # Every plan found above was replayed to the goal (check_plan) before it was counted.
-assert (optimal_excess == 0).all() and same, "la.optimal_labels' labels are the breadth-first h*, every one"
+assert (optimal_excess == 0).all() and same, "la.rivals.optimal_labels' labels are the breadth-first h*, every one"
 assert (suffix_excess > 0).any() and (suffix_excess >= 0).all(), \
     "plan-suffix labels from an inadmissible planner lie above h* on some records, below it on none"
 assert doubled == too_few, "Boot's budget doubles exactly after the rounds that solved fewer than ins_min"

@@ -10,7 +10,7 @@ import sys
 import numpy as np
 
 from la.bench import confidence, features, neural, nn, pdb, search
-from la.cli import SEED_MAX, Parser, names, run, seed
+from la.experiments.runs.cli import SEED_MAX, Parser, names, run, seed
 
 SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb, "features": features, "confidence": confidence}
 

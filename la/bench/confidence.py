@@ -3,11 +3,11 @@ the faithful search (`la.search.gbfs`, one expansion and one network call at a t
 variant (`la.search.batched_gbfs`, K nodes per step and one network call for all their children).
 
 The network is trained here, in seconds, as the confidence experiment trains its own (`la.experiments.confidence`)
-but small: the teacher solves a few dozen seeds (`la.teacher`: walks back from the goal, GBFS with Manhattan
+but small: the teacher solves a few dozen seeds (`la.heller.teacher`: walks back from the goal, GBFS with Manhattan
 distance), and a classifier of the experiment's shape (`ClassifierConfig`: 128 → 64 → 64 → 64 → H+1) trains on
 the plans' states for a few epochs. A stand-in of realistic size: speed is what is measured, not the heuristic's
 quality. Both searches then run on Korf's first instances, each up to a node limit, with h^NN from
-`la.heuristics.confidence.NNEvaluator` (the one-hot's first layer as a gather of weight rows).
+`la.heller.evaluators.NNEvaluator` (the one-hot's first layer as a gather of weight rows).
 """
 from dataclasses import replace
 
@@ -15,15 +15,18 @@ import numpy as np
 
 from la import data
 from la.bench import speed, speed_line
-from la.domains import SlidingTile, random_walk
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
 from la.features import TwoDim
-from la.heuristics import Manhattan
-from la.heuristics.confidence import NNEvaluator
-from la.nn import ClassifierConfig, build_classifier
-from la.nn.classifier_fit import split_folds, train
-from la.search import batched_gbfs, check_plan, gbfs
-from la.search.confidence import values_only
-from la.teacher import label_plans
+from la.heller.batched_best_first import batched_gbfs
+from la.heller.classifier_fit import split_folds, train
+from la.heller.config import ClassifierConfig, build_classifier
+from la.heller.evaluators import NNEvaluator
+from la.heller.greedy import gbfs
+from la.heller.teacher import label_plans
+from la.heller.thresholds import values_only
+from la.heuristics.classical import Manhattan
+from la.search import check_plan
 
 SEEDS, WALK_MAX, EPOCHS = 60, 300, 10     # teacher seeds, their walks' longest length, training epochs at most
 INSTANCES, NODE_LIMIT = tuple(range(1, 11)), 100_000     # Korf's first 10, up to 100,000 nodes each

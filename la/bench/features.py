@@ -1,11 +1,11 @@
 """Benchmark: IDA* guided by a learned feature heuristic on the 24-puzzle, 24-pancake and 15-blocksworld.
 
 Per domain, `LikelyAdmissible` (y^α with α = 0.9, floored at h_ad) on the paper's PDB features
-(`la.features.for_domain`) plans with IDA* (`la.search`: batched, the heuristic incremental, the paper's
+(`la.features.encodings.for_domain`) plans with IDA* (`la.search`: batched, the heuristic incremental, the paper's
 depth-first order) on the first tasks of the domain's test set with a node limit each, beside the same
 heuristic called one state at a time. The network is
-an FFNN with the paper's 8 hidden units for these domains (`la.config.DOMAINS`), fitted here in a few seconds
-to h* of states along optimal plans (y/10 targets, full-batch Adam, as `la.bench.neural` does for the
+an FFNN with the paper's 8 hidden units for these domains (`la.experiments.domains.DOMAINS`), fitted here in a
+few seconds to h* of states along optimal plans (y/10 targets, full-batch Adam, as `la.bench.neural` does for the
 15-puzzle): a stand-in for a trained network, of realistic strength, so that the benchmark needs no training.
 
     24-puzzle       the states along the stored optimal solutions of Korf & Felner's 50 instances
@@ -30,12 +30,13 @@ from la import data
 from la.bench import pdb as bench_pdb
 from la.bench.neural import fit_to_plans
 from la.bench import speed, speed_line
-from la.config import DOMAINS
-from la.domains import make_domain
+from la.experiments.domains import DOMAINS
+from la.experiments.runs.progress import BuildProgress
+from la.domains.names import make_domain
 from la.domains.blocksworld_cost import optimal_plan as blocksworld_plan
 from la.domains.blocksworld_uniform import uniform_states
-from la.features import PAPER_FEATURES, for_domain
-from la.heuristics import Gap
+from la.features.encodings import PAPER_FEATURES, for_domain
+from la.heuristics.classical import Gap
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.nn import FFNN
 from la.pdb import sets, store
@@ -71,7 +72,8 @@ def plans(name: str, rng: np.random.Generator, quick: bool) -> list:
 
 
 def fitted_network(encoding, plans: list, rng: np.random.Generator) -> FFNN:
-    """An FFNN with the domain's hidden units (`la.config.DOMAINS`) fitted to h* of the states along `plans`."""
+    """An FFNN with the domain's hidden units (`la.experiments.domains.DOMAINS`) fitted to h* of the states along
+    `plans`."""
     return fit_to_plans(encoding, plans, DOMAINS[encoding.domain.name].n_hidden, rng)
 
 
@@ -89,7 +91,7 @@ def encoding_of(name: str, folder, quick: bool):
     """The paper's encoding of the domain: from the user's PDB cache, or (quick) cut patterns built in `folder`."""
     domain = make_domain(name)
     if not quick:
-        return for_domain(domain)
+        return for_domain(domain, progress=BuildProgress())
     named = bench_pdb.patterns(name, quick=True)
     quiet = lambda fraction, text: None                                     # noqa: E731
     return PAPER_FEATURES[name](domain, {group: [store.load(sets.abstraction(name, p), folder, quiet) for p in ps]

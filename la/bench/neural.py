@@ -9,12 +9,13 @@ import numpy as np
 
 from la import data
 from la.bench import speed, speed_line
-from la.domains import SlidingTile
-from la.features import two_dim
+from la.domains.sliding_tile import SlidingTile
+from la.features import TwoDim, two_dim
 from la.heuristics.likely_admissible import LikelyAdmissible, to_h
 from la.nn import FFNN, Adam
 from la.search import ida_star
 from la.search.ida_star import ORDERS
+from la.search.shallowest import ENGINES
 
 INSTANCES = tuple(range(1, 21))     # Korf's first 20, each searched up to NODE_LIMIT nodes
 NODE_LIMIT = 3_000_000
@@ -58,7 +59,7 @@ class OneAtATime:
 def run(rng: np.random.Generator, quick: bool = False) -> dict:
     """Generated nodes per second with the learned heuristic, incremental and batched vs one at a time."""
     domain = SlidingTile(4)
-    h = LikelyAdmissible(fitted_network(rng), domain, alpha=ALPHA)
+    h = LikelyAdmissible(fitted_network(rng), TwoDim(domain), alpha=ALPHA)
     ids = QUICK_INSTANCES if quick else INSTANCES
     instances = [i for i in data.korf100() if i.id in ids]
     rounds = QUICK_ROUNDS if quick else ROUNDS
@@ -68,7 +69,8 @@ def run(rng: np.random.Generator, quick: bool = False) -> dict:
         searches = {order: [] for order in ORDERS}   # long on a shared virtual machine) hits both orders alike
         for j, instance in enumerate(instances):
             for order in ORDERS if (j + round_) % 2 == 0 else ORDERS[::-1]:     # and neither always goes first
-                searches[order].append(ida_star(domain, h, instance.state, node_limit=NODE_LIMIT, order=order))
+                searches[order].append(ida_star(domain, h, instance.state, node_limit=NODE_LIMIT,
+                                                engine=ENGINES[order]))
         for order in ORDERS:
             timed[order].append(searches[order])
     ratios = [speed(df)["nodes_per_second"] / speed(b)["nodes_per_second"]

@@ -29,8 +29,10 @@ import numpy as np
 from la import data
 from la.bench import speed, speed_line
 from la.bench.nn import best_time
-from la.domains import make_domain, random_walk
-from la.features import PAPER_FEATURES
+from la.domains.names import make_domain
+from la.domains.walk import random_walk
+from la.experiments.runs.progress import BuildProgress
+from la.features.encodings import PAPER_FEATURES
 from la.heuristics.pdb import PDBHeuristic, partition_sums
 from la.pdb import sets, store
 from la.search import ida_star
@@ -92,7 +94,7 @@ def build(domain: str, todo: list, folder: str, quiet: bool) -> dict:
         if store.paths(abstraction, folder)[0].exists():
             raise RuntimeError(f"{store.paths(abstraction, folder)[0]} exists before the build: not from scratch")
         tick = time.perf_counter()
-        store.load(abstraction, folder, (lambda fraction, text: None) if quiet else None)
+        store.load(abstraction, folder, None if quiet else BuildProgress())
         seconds.append(time.perf_counter() - tick)
     return {"build_seconds": time.perf_counter() - began, "build_cpu_seconds": time.process_time() - cpu,
             "pdb_seconds": seconds, "peak_memory_mb": peak_memory_mb(), "start_memory_mb": start_mb}

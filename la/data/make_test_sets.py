@@ -18,11 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
-from la.cli import Parser, names, out_folder, run, seed
-from la.domains import Blocksworld, Pancake
+from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import blocked, optimal_cost, optimal_plan, well_placed
 from la.domains.blocksworld_uniform import number_of_states, uniform_states
-from la.heuristics import Gap
+from la.domains.pancake import Pancake
+from la.experiments.runs import cli
+from la.experiments.runs.cli import Parser, names, out_folder, run, seed
+from la.heuristics.classical import Gap
 from la.io import write_text
 from la.search import check_plan, ida_star
 
@@ -78,7 +80,7 @@ def blocksworld_set(seed: int, count: int = COUNT, n: int = BLOCKS, cross_checks
         check_plan(domain, state, plan)
         exact = ida_star(domain, optimal_cost, state)           # the rule as h: one iteration, same cost
         if len(plan) - 1 != cost or exact.iterations != 1 or exact.cost != cost:
-            raise AssertionError(f"the cost rule disagrees with its own plan on {domain.to_text(state)}")
+            raise AssertionError(f"the cost rule disagrees with its own plan on {cli.state_text(state)}")
     twice = blocked(states).sum(axis=1)
     chosen = sorted(range(count), key=lambda i: (twice[i], costs[i], i))[:cross_checks]
     checks = []

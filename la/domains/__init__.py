@@ -1,34 +1,14 @@
-"""Planning domains on batches of states: the sliding-tile puzzle, the pancake puzzle and blocksworld.
+"""Planning domains on batches of states (paper §5), one module each; what a domain provides is described in
+`la.domains.domain`.
 
-`make_domain(name)` accepts `8-puzzle`, `15-puzzle`, `24-puzzle` (any (W²−1)-puzzle), `<n>-pancake` and
-`<n>-blocksworld`. What a domain provides is described in `la.domains.domain`.
+    domain               the contract and what the domains share (goal test, expansion of a batch, validation)
+    sliding_tile         the (W²−1)-puzzle: the 8-, 15- and 24-puzzle
+    pancake              the n-pancake puzzle
+    blocksworld          n-blocksworld with one goal tower
+    walk                 random walks back from the goal (the LengthInc baseline's tasks and the test sets)
+    names                `make_domain("15-puzzle")`: a domain from its name (`8-puzzle`, `15-puzzle`, `24-puzzle`,
+                         `<n>-pancake`, `<n>-blocksworld`)
+    blocksworld_cost     the exact optimal cost of a single-tower blocksworld task
+    blocksworld_uniform  blocksworld states drawn uniformly (Slaney & Thiébaux 2001)
+    uniform              states drawn uniformly from a domain's solvable states
 """
-import math
-import re
-
-from la.domains.blocksworld import Blocksworld
-from la.domains.domain import STATE_MAX, Domain
-from la.domains.pancake import Pancake
-from la.domains.sliding_tile import SlidingTile
-from la.domains.walk import random_walk
-
-__all__ = ["Domain", "SlidingTile", "Pancake", "Blocksworld", "make_domain", "random_walk"]
-
-
-def make_domain(name: str) -> Domain:
-    """The domain called `name`, e.g. '15-puzzle', '24-pancake', '15-blocksworld'."""
-    match = re.fullmatch(r"([0-9]+)-(puzzle|pancake|blocksworld)", name.strip().lower())
-    shown = repr(name) if len(name) <= 40 else f"{name[:20]!r}... ({len(name)} characters)"
-    if match is None:
-        raise ValueError(f"unknown domain {shown}: expected 8-puzzle, 15-puzzle, 24-puzzle, "
-                         f"<n>-pancake or <n>-blocksworld")
-    if len(match.group(1).lstrip("0")) > 30:       # before int(): Python refuses to read thousands of digits
-        raise ValueError(f"domain {shown} is far too large: states are rows of uint8, so a domain holds at most "
-                         f"{STATE_MAX} tiles, pancakes or blocks")
-    n, kind = int(match.group(1)), match.group(2)
-    if kind == "puzzle":
-        width = math.isqrt(n + 1)
-        if width * width != n + 1:
-            raise ValueError(f"no sliding-tile puzzle has {n} tiles: n + 1 must be a square (8, 15, 24, ...)")
-        return SlidingTile(width)
-    return Pancake(n) if kind == "pancake" else Blocksworld(n)

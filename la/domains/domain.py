@@ -13,8 +13,6 @@ the code of the move that would undo the step that created it (its `pop`, as the
 
 Every domain here is reversible, so the predecessors of a state (E_rev in the paper) are its successors.
 """
-import re
-
 import numpy as np
 
 STATE_MAX = int(np.iinfo(np.uint8).max)     # states are rows of uint8: no tile, pancake or support above 255
@@ -64,7 +62,7 @@ class Domain:
         states = np.ascontiguousarray(states, dtype=self.goal.dtype)
         return states.view(row)[:, 0] == self.goal.view(row)[0]
 
-    # --- single states: validation and text --------------------------------------------------------------
+    # --- single states: validation --------------------------------------------------------------
 
     def validate(self, state) -> np.ndarray:
         """The state as a (size,) uint8 array, or ValueError naming what is wrong with it."""
@@ -75,23 +73,6 @@ class Domain:
             raise ValueError(f"a {self.name} state holds integers, got {array.dtype}")
         self.check(array)
         return array.astype(np.uint8)
-
-    def parse(self, text: str) -> np.ndarray:
-        """A state from space- or comma-separated integers."""
-        fields = [f for f in re.split(r"[\s,]+", text.strip()) if f]
-        try:
-            values = [int(f) for f in fields]
-        except ValueError:
-            shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:57] + "..."
-            raise ValueError(f"a {self.name} state is a list of integers, got {shown!r}") from None
-        huge = [v for v in values if not -2**63 <= v < 2**63]       # beyond int64: out of range everywhere
-        if huge:
-            raise ValueError(f"{huge[0]} is out of range for the {self.name}")
-        return self.validate(np.array(values, dtype=np.int64))
-
-    def to_text(self, state) -> str:
-        """The state as one line of space-separated integers (what `parse` reads)."""
-        return " ".join(str(int(v)) for v in state)
 
     def _check_permutation(self, state: np.ndarray, what: str, first: int = 0) -> None:
         """Raise ValueError unless `state` holds each of first..first+size-1 exactly once."""

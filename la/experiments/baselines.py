@@ -1,13 +1,13 @@
 """The competing learners as rows of the suboptimality experiment (`--baselines`), tested like the paper's rows.
 
-    Boot       the bootstrap learner of Jabbari Arfaee, Zilles & Holte (2011) (`la.boot`): the N/A network and
+    Boot       the bootstrap learner of Jabbari Arfaee, Zilles & Holte (2011) (`la.rivals.boot`): the N/A network and
                features, trained on the plans IDA* finds from a fixed set of random instances; plans with
                max(round(μ), h_ad)
     OP α       the α network trained on states labelled with their exact h* along optimal plans
-               (`la.optimal_labels`; the like-for-like version of the paper's comparison with Ernandes & Gori
+               (`la.rivals.optimal_labels`; the like-for-like version of the paper's comparison with Ernandes & Gori
                2004), as many as the α run's final memory buffer held; planned with y^α like ours
     OP4 α      the same with four times as many records: what data buys
-    conf α     our α network with a split conformal quantile in place of Φ⁻¹(α) (`la.calibration`),
+    conf α     our α network with a split conformal quantile in place of Φ⁻¹(α) (`la.rivals.calibration`),
                calibrated on the states along optimal plans of random instances drawn like the test tasks
 
 Per run they add units after the α and N/A networks are trained: `run<r>/boot`, `run<r>/optimal`,
@@ -26,20 +26,20 @@ from pathlib import Path
 
 import numpy as np
 
-from la.boot import BootConfig, boot_config, bootstrap
-from la.calibration import admissible_fraction, conformal_heuristic, plan_states
-from la.checkpoint import buffer_size
-from la.domains import make_domain
+from la.domains.names import make_domain
 from la.domains.uniform import uniform_states
-from la.experiments.boot_searches import SpreadSearches
-from la.experiments.processes import Workers
-from la.experiments.runner import unit_progress, unit_rng
+from la.experiments.runs.boot_searches import SpreadSearches
+from la.experiments.runs.checkpoint import buffer_size
+from la.experiments.runs.network import load_network, save_network
+from la.experiments.runs.processes import Workers
+from la.experiments.runs.runner import unit_progress, unit_rng
+from la.experiments.runs.trained import calibration_states, encoding_for, trained_network
 from la.experiments.table3 import TEST_SETS
-from la.experiments.trained import calibration_states, encoding_for, trained_network
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.io import write_json
-from la.network import load_network, save_network
-from la.optimal_labels import OptimalPlanConfig, optimal_plan_config, optimal_solver, train_optimal_plan_network
+from la.rivals.boot import BootConfig, boot_config, bootstrap
+from la.rivals.calibration import admissible_fraction, conformal_heuristic, plan_states
+from la.rivals.optimal_labels import OptimalPlanConfig, optimal_plan_config, optimal_solver, train_optimal_plan_network
 from la.search import ida_star
 
 NAMES = ("boot", "optimal", "conformal")          # --baselines
@@ -159,7 +159,8 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     encoding = encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir"))
     rng = unit_rng(spec["seed"], spec["run"], KEYS[which])
     if which == "boot":
-        # boot.npz, not checkpoint.npz: --resume checks every checkpoint.npz as LearnHeuristicPrac's (la.checkpoint)
+        # boot.npz, not checkpoint.npz: --resume checks every checkpoint.npz as LearnHeuristicPrac's
+        # (la.experiments.runs.checkpoint)
         # Its searches go to `jobs` workers when this unit runs in the main process (a worker starts no others).
         jobs = spec.get("jobs", 1) if parent_process() is None else 1
         with contextlib.ExitStack() as stack:

@@ -5,24 +5,24 @@
     python -m la.experiments.confidence --quick                # a smoke run at toy scale, well under a minute
     python -m la.experiments.confidence --node-limit 200000    # another budget per test task
 
-Per run, in three phases of units (`la.experiments.runner`: each with its own random stream, `--resume`):
+Per run, in three phases of units (`la.experiments.runs.runner`: each with its own random stream, `--resume`):
 
 1. teacher   seeds from random walks back from the goal, each solved by GBFS with the domain's classical
-             heuristic, every plan state labelled with its remaining cost (`la.teacher`); a share of the plans
+             heuristic, every plan state labelled with its remaining cost (`la.heller.teacher`); a share of the plans
              is held out, and one fold of the rest validates (Heller et al., Setup).
-2. networks  the classifiers Standard, U50, U90, W50 and W90 (`la.nn.classifier_fit`, `la.nn.ood`), then the
-             two-output FFNN and the WUNN (`la.nn.uncertainty_fit`), all on the same data and inputs. Each
+2. networks  the classifiers Standard, U50, U90, W50 and W90 (`la.heller.classifier_fit`, `la.heller.ood`), then the
+             two-output FFNN and the WUNN (`la.heller.uncertainty_fit`), all on the same data and inputs. Each
              unit measures its network for the OOD table: median confidence on the held-out plans' states, on
              uniform noise and on weighted noise (the same noise for every network), and Kendall's τ between
              its prediction and the teacher's cost on the held-out states; and keeps its confidences on the
-             training states, from which the searches' thresholds are taken (`la.search.confidence`).
+             training states, from which the searches' thresholds are taken (`la.heller.thresholds`).
 3. searches  one unit per row of the coverage table (`la.experiments.confidence_config.rows`) on the
              domain's test tasks, each within `node_limit` generated nodes: coverage, mean plan cost and mean
              generated nodes over the solved tasks.
 
 Differences from Heller et al.: our domains are puzzles with one goal and many initial states, so the seeds
 walk back from the goal and the test tasks are the usual test sets (Korf's 100; la's 50 pancake stacks and
-blocksworld states); the classical heuristic (md, gap, pdb, max-pdb: `la.teacher.teacher_heuristic`) stands in
+blocksworld states); the classical heuristic (md, gap, pdb, max-pdb: `la.heller.teacher.teacher_heuristic`) stands in
 for h^FF as teacher and in the dual queue; tasks are limited by generated nodes, not by time; and where the
 paper trains ten networks per task, one per validation fold, each searching a tenth of the test tasks, we train
 one per run and search every task with it (`--runs` gives independent repetitions). Beyond the paper: the rows
@@ -38,25 +38,29 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import kendalltau
 
-from la.cli import COUNT_MAX, Parser, count, node_limit, out_folder, run
-from la.domains import make_domain, random_walk
+from la.domains.names import make_domain
+from la.domains.walk import random_walk
 from la.experiments import confidence_table as tables
 from la.experiments.confidence_config import CONFIGS, QUICK, SIGMA_NETWORKS, Row, noise_of
-from la.experiments.folder import ROOT, prepare, provenance
-from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
+from la.experiments.runs.cli import COUNT_MAX, Parser, count, node_limit, out_folder, run
+from la.experiments.runs.folder import ROOT, prepare, provenance
+from la.experiments.runs.network import load_network, save_network
+from la.experiments.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
+from la.experiments.runs.trained import encoding_for
 from la.experiments.suboptimality import TASK_LABELS
 from la.experiments.table3 import TEST_SETS
-from la.experiments.trained import encoding_for
-from la.heuristics.confidence import NNEvaluator, SigmaA, SigmaE
+from la.heller.classifier_fit import split_folds, train
+from la.heller.config import build_classifier
+from la.heller.dual_queue import dual_queue
+from la.heller.evaluators import NNEvaluator, SigmaA, SigmaE
+from la.heller.greedy import gbfs
+from la.heller.ood import UniformNoise, WeightedNoise
+from la.heller.teacher import label_plans, teacher_heuristic
+from la.heller.thresholds import AdaptiveThreshold, MeanThreshold, values_only
+from la.heller.uncertainty_fit import fit_ffnn, fit_wunn
 from la.io import write_json, write_npz
-from la.network import load_network, save_network
-from la.nn.classifier_fit import split_folds, train
-from la.nn.config import build_classifier, build_ffnn, build_wunn
-from la.nn.ood import UniformNoise, WeightedNoise
-from la.nn.uncertainty_fit import fit_ffnn, fit_wunn
-from la.search import check_plan, dual_queue, gbfs
-from la.search.confidence import AdaptiveThreshold, MeanThreshold, values_only
-from la.teacher import label_plans, teacher_heuristic
+from la.nn.config import build_ffnn, build_wunn
+from la.search import check_plan
 
 TRAIN, VALIDATION, HELD_OUT = 0, 1, 2          # a teacher state's role
 TEACHER_KEY, NETWORK_KEY, NOISE_KEY = 0, 1, 2  # unit_rng keys after the run's number
@@ -153,9 +157,9 @@ def network_unit(spec: dict, out: Path, verbose: bool) -> dict:
 
 
 def train_sigma_network(which: str, cfg, X, costs, trn, val, rng) -> tuple:
-    """The two-output FFNN ("FFNN") or the WUNN ("WUNN") fitted to the teacher's costs (`la.nn.uncertainty_fit`)."""
+    """The two-output FFNN ("FFNN") or the WUNN ("WUNN") fitted to the teacher's costs (`la.heller.uncertainty_fit`)."""
     if which == "FFNN":
-        net, opt = build_ffnn(cfg.ffnn, X.shape[1], rng.spawn(1)[0])      # its own generator for dropout masks
+        net, opt = build_ffnn(cfg.ffnn, X.shape[1], rng.spawn(1)[0], cfg.supervised.target_scale)  # own rng: dropout
         return net, fit_ffnn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng)
     net, opt = build_wunn(cfg.wunn, X.shape[1], rng)
     return net, fit_wunn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng, cfg.wunn.S)
@@ -163,7 +167,7 @@ def train_sigma_network(which: str, cfg, X, costs, trn, val, rng) -> tuple:
 
 def sigma_signal(which: str, net, cfg):
     """The confidence −σ of the WUNN ("WUNN") or the FFNN ("FFNN", whose σ_a is scaled back to cost units)."""
-    return SigmaE(net) if which == "WUNN" else SigmaA(net, scale=cfg.supervised.target_scale)
+    return SigmaE(net) if which == "WUNN" else SigmaA(net)
 
 
 def predictor(which: str, net, cfg):
@@ -172,7 +176,7 @@ def predictor(which: str, net, cfg):
     if which == "WUNN":
         return net.predict_exact
     if which == "FFNN":
-        net64, scale = net.astype(np.float64), cfg.supervised.target_scale
+        net64, scale = net.astype(np.float64), net.scale
         return lambda X: tuple(scale * v for v in net64.predict(X))
     return net.astype(np.float64).predict
 
@@ -299,7 +303,7 @@ def main(argv=None) -> int:
     searched = run_units(search_unit, specs, out, args.jobs, progress)
     record = results_record(cfg, args.quick, args.seed, runs, provenance(out), teachers, trained, searched)
     tables.write_results(out, record)
-    from la import plots_confidence
+    from la.plots import confidence as plots_confidence
     figures = plots_confidence.draw(record, out)
     print(tables.format_tables(record))
     print(f"results: {out / 'results.json'}, {out / 'results.csv'}; figures: {', '.join(p.name for p in figures)}")

@@ -3,23 +3,24 @@ and the rows of the coverage table.
 
 Networks (Heller et al. 2022, Table 1): Standard (no OOD training), U50 and U90 (uniform noise, Y = 50 or 90 %
 of each batch), W50 and W90 (weighted noise); then la's two uncertainty networks, the two-output FFNN (σ_a) and
-the WUNN (σ_e), trained on the same data (`la.nn.uncertainty_fit`).
+the WUNN (σ_e), trained on the same data (`la.heller.uncertainty_fit`).
 
 Rows of the coverage table (Heller et al., Table 2, with the heuristic fixed to W50, "weighted noise in a 1:1
 ratio"): single-queue GBFS with h^NN (base), pruning with the mean threshold (M) or the adaptive one (A) at each
 X; dual-queue search with h^NN and the classical heuristic (base, M, A) and the prioritising queue with either
 threshold (PM, PA). Beyond the paper, the same h^NN with the confidence −σ_e or −σ_a
-(`la.heuristics.confidence`): A single, A dual and PA dual at each X. And, for reference, GBFS with the
+(`la.heller.evaluators`): A single, A dual and PA dual at each X. And, for reference, GBFS with the
 classical heuristic alone.
 """
 from dataclasses import dataclass, field, replace
 
-from la.config import DOMAINS
-from la.nn.config import ClassifierConfig, FFNNConfig, WUNNConfig
-from la.nn.ood import UniformNoise, WeightedNoise
-from la.nn.uncertainty_fit import SupervisedConfig
-from la.search.confidence import X_PAPER
-from la.teacher import TEACHER_NODE_LIMIT
+from la.experiments.domains import DOMAINS
+from la.heller.config import ClassifierConfig
+from la.heller.ood import UniformNoise, WeightedNoise
+from la.heller.teacher import TEACHER_NODE_LIMIT
+from la.heller.thresholds import X_PAPER
+from la.heller.uncertainty_fit import SupervisedConfig
+from la.nn.config import FFNNConfig, WUNNConfig
 
 CLASSIFIERS = ("Standard", "U50", "U90", "W50", "W90")    # Heller et al., Table 1
 SIGMA_NETWORKS = {"sigma_a": "FFNN", "sigma_e": "WUNN"}   # the signal -> the network that gives it
@@ -85,17 +86,17 @@ def rows(X: tuple) -> list:
 @dataclass(frozen=True)
 class ConfidenceConfig:
     """The confidence experiment on one domain; per-domain values in `CONFIGS`, each with its source."""
-    domain: str                              # `la.domains.make_domain`'s name
+    domain: str                              # `la.domains.names.make_domain`'s name
     seeds: int                               # teacher seeds per run (random walks back from the goal)
     walk_max: int                            # walk lengths uniform in 1..walk_max
     node_limit: int                          # generated nodes per test task and row
     instances: tuple                         # ids of the domain's test tasks
-    teacher_node_limit: int = TEACHER_NODE_LIMIT  # per teacher GBFS (la.teacher); an unsolved seed adds no states
+    teacher_node_limit: int = TEACHER_NODE_LIMIT  # per teacher GBFS (la.heller.teacher); unsolved seeds add nothing
     held_out: float = 0.1                    # share of teacher plans kept out of training, for the OOD table's
     #                                          "In" and τ; ours (the paper does not say on which states it measures)
     classifier: ClassifierConfig = field(default_factory=ClassifierConfig)   # Heller et al., "Setup"
     supervised: SupervisedConfig = field(default_factory=SupervisedConfig)   # the FFNN's and WUNN's fit
-    ffnn: FFNNConfig = field(default_factory=FFNNConfig)     # la.config.DOMAINS: the domain's sizes
+    ffnn: FFNNConfig = field(default_factory=FFNNConfig)     # la.experiments.domains.DOMAINS: the domain's sizes
     wunn: WUNNConfig = field(default_factory=WUNNConfig)
     networks: tuple = CLASSIFIERS            # Heller et al., Table 1
     search_network: str = "W50"              # Heller et al., Search Method Performance: weighted noise 1:1
@@ -108,7 +109,8 @@ class ConfidenceConfig:
 
 
 def _sizes(domain: str) -> dict:
-    """The FFNN's and the WUNN's sizes on `domain`, as LearnHeuristicPrac uses them (`la.config.DOMAINS`)."""
+    """The FFNN's and the WUNN's sizes on `domain`, as LearnHeuristicPrac uses them
+    (`la.experiments.domains.DOMAINS`)."""
     learn = DOMAINS[domain].learn()
     return {"ffnn": learn.ffnn, "wunn": learn.wunn}
 
@@ -131,7 +133,7 @@ def _sizes(domain: str) -> dict:
 # first 10, and 15,000 assumes h^NN needs about as many, as it did on the 15-puzzle. The real runs' base rows:
 # 24-pancake 42 %, 15-blocksworld 40 %, 15-puzzle 8 % (4 of Korf's 1..40, against the pilot's 65 %: unexplained).
 #
-# The FFNN's targets: y/10 as LearnHeuristicPrac's (`la.nn.uncertainty_fit`) on the pancake and blocksworld, whose
+# The FFNN's targets: y/10 as LearnHeuristicPrac's (`la.heller.uncertainty_fit`) on the pancake and blocksworld, whose
 # teacher costs stay below 40 (pilot: H = 35, 36). The sliding-tile teachers' GBFS plans are 3-5 times longer than
 # optimal (15-puzzle pilot: H = 348; 24-puzzle 10 seeds: H = 251), far above the optimal costs y/10 was made for
 # (the authors' 15-puzzle labels, at most 80): σ_a = softplus(clip(φ)) cannot exceed 1.313 units of y/scale, and

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from la.experiments.confidence_config import PAPER_OOD, SIGMA_NETWORKS
-from la.experiments.runner import mean_std
+from la.experiments.runs.runner import mean_std
 from la.io import write_json, write_text
 
 OOD_COLUMNS = ("in", "out_u", "out_w", "tau", "mae")

@@ -5,7 +5,7 @@
 
 Reads a Table 1 results folder (each run's two-output network, its WUNN and FFNN snapshots of every fifth
 iteration, and the memory buffer of its last checkpoint) and writes `diagnostics.json` there, with two
-figures drawn from it (`la/plots_diagnostics.py`):
+figures drawn from it (`la/plots/diagnostics.py`):
 
 1. **σ_e against distance.** For each WUNN snapshot, σ_e on random walks of d steps back from the goal
    (d = 1 … MaxSteps): how far from the goal the WUNN still reaches ε = 1, which is where GenerateTaskPrac
@@ -30,19 +30,20 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import norm
 
-from la.calibration import ALPHAS, korf_states_with_h_star
-from la.cli import Parser, count, existing_folder, node_limit, run, seed
-from la.domains import SlidingTile, random_walk
-from la.features import encode
-from la.heuristics import Manhattan
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.experiments.runs import cli
+from la.experiments.runs.cli import Parser, count, existing_folder, node_limit, run, seed
+from la.experiments.runs.persist import load
+from la.features.encodings import encode
+from la.heuristics.classical import Manhattan
 from la.io import write_json
-from la.nn import load
-from la.plots_diagnostics import all_from_diagnostics
+from la.plots.diagnostics import all_from_diagnostics
+from la.rivals.calibration import ALPHAS, korf_states_with_h_star
 from la.search import ida_star
 
 DISTANCES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)   # walk lengths, up to the paper's MaxSteps
 WALKS = 500                                                # walks per distance
-SCALE = 10.0                                               # the FFNN learns y/10 (la/config.py); the WUNN y
 
 
 def sigma_e_by_distance(wunn, domain, rng: np.random.Generator, distances=DISTANCES, walks=WALKS) -> list:
@@ -81,9 +82,9 @@ def decompose(mu, sigma_a, h_star, alphas=ALPHAS) -> dict:
 
 
 def predict_costs(ffnn, domain, states) -> tuple:
-    """The FFNN's μ and σ_a in cost units."""
+    """The FFNN's μ and σ_a in cost units (its outputs times its target scale; the WUNN learns y itself)."""
     mu, sigma_a = ffnn.predict(encode(domain, states))
-    return SCALE * np.asarray(mu, dtype=np.float64), SCALE * np.asarray(sigma_a, dtype=np.float64)
+    return ffnn.scale * np.asarray(mu, dtype=np.float64), ffnn.scale * np.asarray(sigma_a, dtype=np.float64)
 
 
 def buffer_sample(checkpoint: Path, size: int, rng: np.random.Generator) -> tuple:
@@ -102,7 +103,7 @@ def solve_optimally(domain, states, cache: Path, node_limit: int, progress=print
     known = json.loads(cache.read_text()) if cache.exists() else {}
     h, md, began = np.empty(len(states), dtype=np.int64), Manhattan(domain), time.perf_counter()
     for i, state in enumerate(states):
-        key = domain.to_text(state)
+        key = cli.state_text(state)
         if key not in known:
             result = ida_star(domain, md, state, node_limit=node_limit)
             known[key] = result.cost if result.solved else -1

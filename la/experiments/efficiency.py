@@ -20,16 +20,19 @@ from pathlib import Path
 
 import numpy as np
 
-from la.cli import COUNT_MAX, Parser, count, figure_file, run
 from la.config import LearnConfig, node_budget
-from la.domains import SlidingTile, random_walk
-from la.experiments.folder import ROOT, prepare, provenance
-from la.experiments.runner import add_run_options, mean_std, run_units, selected_runs, unit_progress, unit_rng
+from la.domains.sliding_tile import SlidingTile
+from la.domains.walk import random_walk
+from la.experiments.runs.cli import COUNT_MAX, Parser, count, figure_file, run
+from la.experiments.runs.folder import ROOT, prepare, provenance
+from la.experiments.runs.network import save_network
+from la.experiments.runs.runner import add_run_options, mean_std, run_units, selected_runs, unit_progress, unit_rng
+from la.experiments.runs.training import train
+from la.features import TwoDim
 from la.io import write_json, write_text
-from la.learn import learn_heuristic
-from la.network import save_network
 from la.nn.config import FFNNConfig
 from la.search import ida_star
+from la.search.shallowest import ENGINES
 
 # The paper's Table 2 (percent), to print and draw beside ours: LengthInc -> (Solved Train, Solved Test).
 PAPER = {"1": (100.0, 38.6), "2": (95.1, 48.2), "4": (61.8, 51.4), "6": (36.2, 39.6), "8": (19.2, 35.2),
@@ -77,7 +80,7 @@ def solve_in_order(heuristic, starts, budget: int, task_limit: int, order: str =
     for start in starts:
         if used >= budget:
             break
-        result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, order=order)
+        result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, engine=ENGINES[order])
         used, attempted = used + result.generated, attempted + 1
         solved += bool(result.solved and result.cost > 0)          # `Program.SolveTestData`: cost > 0
     return {"solved": solved, "attempted": attempted, "nodes": used, "tasks": len(starts)}
@@ -89,9 +92,9 @@ def unit(spec: dict, out: Path, verbose: bool) -> dict:
     folder = out / name
     folder.mkdir(parents=True, exist_ok=True)
     rng = unit_rng(spec["seed"], spec["run"], 0, cfg.variants().index(spec["variant"]))
-    learner = learn_heuristic(SlidingTile(4), cfg.learn_config(spec["variant"]), rng,
-                              checkpoint=folder / "checkpoint.npz",
-                              progress=unit_progress(folder, name, verbose))
+    puzzle = SlidingTile(4)
+    learner = train(puzzle, cfg.learn_config(spec["variant"]), rng, TwoDim(puzzle),
+                    checkpoint=folder / "checkpoint.npz", progress=unit_progress(folder, name, verbose))
     save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
     h = learner.test_heuristic()
@@ -162,7 +165,7 @@ def parse_args(argv):
 
 
 def main(argv=None) -> int:
-    from la import plots
+    from la.plots import tables as plots_tables
     args = parse_args(argv)
     cfg = QUICK if args.quick else EfficiencyConfig() if args.paper else DEFAULT
     cfg = replace(cfg, runs=args.runs or cfg.runs, test_sets=args.test_sets or cfg.test_sets, order=args.order,
@@ -180,7 +183,7 @@ def main(argv=None) -> int:
     rows = table(cfg, results)
     record = write_results(out, cfg, args.seed, rows, results)
     figure = args.figure or out / "table2_efficiency.png"          # figures/ is redrawn by `python -m la.plots`
-    plots.table2_efficiency(record, figure)
+    plots_tables.table2_efficiency(record, figure)
     print(format_table(rows, cfg))
     print(f"results: {out / 'results.json'}, {out / 'results.csv'}; figure: {figure}")
     return 0

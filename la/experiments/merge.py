@@ -18,8 +18,8 @@ import typing
 from dataclasses import asdict, fields, is_dataclass, replace
 from pathlib import Path
 
-from la.cli import Parser, existing_folder, out_folder, run
-from la.experiments.folder import read_experiment
+from la.experiments.runs.cli import Parser, existing_folder, out_folder, run
+from la.experiments.runs.folder import read_experiment
 
 EXPERIMENTS = ("suboptimality", "efficiency", "confidence")
 RUNLESS = {"suboptimality": "the baseline row", "confidence": "the GBFS classical row"}   # computed by every folder
@@ -106,15 +106,15 @@ def provenance(folders: list, command: list) -> dict:
 
 
 def merge_efficiency(out: Path, folders: list, runs: list, about: dict) -> str:
-    from la import plots
     from la.experiments import efficiency
+    from la.plots import tables as plots_tables
     cfg = replace(rebuild(efficiency.EfficiencyConfig, folders[0]["record"]["config"]), runs=len(runs))
     order = cfg.variants()
     results = sorted((u for f in folders for u in f["record"]["units"]),
                      key=lambda u: (u["run"], order.index(u["variant"])))
     rows = efficiency.table(cfg, results)
     record = efficiency.write_results(out, cfg, folders[0]["record"]["seed"], rows, results, about)
-    plots.table2_efficiency(record, out / "table2_efficiency.png")
+    plots_tables.table2_efficiency(record, out / "table2_efficiency.png")
     return efficiency.format_table(rows, cfg)
 
 
@@ -158,9 +158,9 @@ def of_runs(folders: list, key: str) -> list:
 
 
 def merge_confidence(out: Path, folders: list, runs: list, about: dict) -> str:
-    from la import plots_confidence
     from la.experiments import confidence, confidence_table as tables
     from la.experiments.confidence_config import ConfidenceConfig
+    from la.plots import confidence as plots_confidence
     first = folders[0]["record"]
     cfg = replace(rebuild(ConfidenceConfig, first["config"]), runs=len(runs))
     # The GBFS classical row (unit "classical", run None) belongs to no run: every folder computes it, `check`

@@ -19,7 +19,7 @@ tests on the 25 of them that Manhattan distance solves fastest: see `la.experime
 paper's columns over the solved tasks — time, generated nodes, suboptimality (mean of found/optimal − 1,
 paper footnote 2) and % solved optimally — and the number of tasks not solved within the budget. The
 two-output network's calibration (for each α, how often y^α <= h*) is measured on the 5,305 states with known
-h* along the optimal solutions (la/calibration.py).
+h* along the optimal solutions (la/rivals/calibration.py).
 
 With --domain, the same on the 24-puzzle, 24-pancake or 15-blocksworld (paper Table 3): their settings, test
 tasks, admissible baselines and the paper's values are in `la.experiments.table3`. Their networks read the
@@ -32,26 +32,29 @@ import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from la.calibration import calibration, uniform_blocksworld
-from la.cli import COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit, out_folder, run
-from la.domains import make_domain
+from la.rivals.calibration import calibration, uniform_blocksworld
+from la.experiments.runs.cli import (COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit, out_folder,
+                                     run)
+from la.domains.names import make_domain
 from la.experiments import baselines, figure_data, table3
 from la.experiments.table1 import DEFAULT, FULL, PAPER, QUICK, SuboptimalityConfig
-from la.experiments.trained import (calibration_states, check_networks, encoding_for, load_pdbs,
+from la.experiments.runs.trained import (calibration_states, check_networks, encoding_for, load_pdbs,
                                     saved_training, trained_network)
-from la.experiments.folder import ROOT, TASKS, prepare, provenance, read_tasks
-from la.experiments.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
+from la.experiments.runs.folder import ROOT, TASKS, prepare, provenance, read_tasks
+from la.experiments.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
                                                 learning_curves, reductions, summarize, table,
                                                 write_results)
-from la.features import PancakeFeatures, TileFeatures
-from la.heuristics import make_heuristic
+from la.features.pancake import PancakeFeatures
+from la.features.sliding_tile import TileFeatures
+from la.heuristics.classical import make_heuristic
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.heuristics.pdb import PDBHeuristic, partition_sums
 from la.io import write_json
-from la.learn import learn_heuristic
-from la.network import save_network
+from la.experiments.runs.training import train
+from la.experiments.runs.network import save_network
 from la.search import ida_star
+from la.search.shallowest import ENGINES
 
 TASK_LABELS = {"15-puzzle": "Korf #", "24-puzzle": "Korf & Felner #"}   # how progress lines name a test task
 UNIFORM_KEY = (0, 1)               # blocksworld's uniform calibration states: run 0 is no run's, so no unit's
@@ -81,11 +84,9 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     cfg, name, which = spec["config"], spec["name"], spec["network"]
     folder = out / name
     learn_cfg = cfg.learn if which == "alpha" else cfg.learn_mean
-    learner = learn_heuristic(make_domain(cfg.domain), learn_cfg,
-                              unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
-                              checkpoint=folder / "checkpoint.npz",
-                              progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots",
-                              encoding=encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir")))
+    learner = train(make_domain(cfg.domain), learn_cfg, unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
+                    encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir")), checkpoint=folder / "checkpoint.npz",
+                    progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots")
     save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
     if which == "alpha" and cfg.domain == "15-puzzle":          # Figures 1 and 2 draw 15-puzzle boards
@@ -123,7 +124,7 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     todo = [i for i in table3.TEST_SETS[cfg.domain]() if i.id in chosen and i.id not in done]
     tasks = len(records) + len(todo)
     for instance in todo:
-        result = ida_star(domain, h, instance.state, node_limit=limit, order=cfg.order)
+        result = ida_star(domain, h, instance.state, node_limit=limit, engine=ENGINES[cfg.order])
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
                         "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
         write_json(folder / TASKS, records)

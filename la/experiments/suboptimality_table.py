@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from la.calibration import ALPHAS
-from la.experiments.runner import mean_std
+from la.experiments.runs.runner import mean_std
 from la.io import write_json, write_text
+from la.rivals.calibration import ALPHAS
 
 COLUMNS = ("time", "generated", "subopt", "optimal")      # the paper's columns
 NETWORKS = ("alpha", "mean")       # the two-output network (rows α) and the single-output one (row N/A)
@@ -163,12 +163,13 @@ def write_results(out: Path, record: dict, tests: list) -> None:
 
 
 def draw(record: dict, out: Path) -> list:
-    """The figures into the results folder, named as `la.plots.figure_names` says: the 15-puzzle's four, or
+    """The figures into the results folder, named as `la.plots.tables.figure_names` says: the 15-puzzle's four, or
     Table 3's, its calibration and learning curves (and, on blocksworld, calibration on uniform states).
     Returns a note for each figure the record cannot give (Figures 1 and 2 off the 15-puzzle). A run of the
-    baselines alone (--only-baselines) draws theirs (`la.plots_baselines`)."""
-    from la import plots, plots_baselines
+    baselines alone (--only-baselines) draws theirs (`la.plots.baselines`)."""
+    from la.plots import baselines as plots_baselines
+    from la.plots import tables as plots_tables
     if plots_baselines.only_baselines(record):
         plots_baselines.draw(record, out)
         return []
-    return plots.all_from_suboptimality(record, out)
+    return plots_tables.all_from_suboptimality(record, out)

@@ -7,7 +7,7 @@
 
 `la.experiments.suboptimality` runs the experiment on any domain; this module holds what Table 3 changes from
 Table 1: each domain's configuration, test tasks, admissible baseline and the paper's values. Per run, two
-networks are trained with the domain's settings (`la.config.DOMAINS`: NumIter 75, t_max = 300 s as nodes,
+networks are trained with the domain's settings (`la.experiments.domains.DOMAINS`: NumIter 75, t_max = 300 s as nodes,
 MaxSteps 5,000, 8 hidden units, no dropout, PDB features) and tested with IDA* and max(round(y^α), h_ad),
 the rows α and N/A (the mean); then the admissible baseline:
 
@@ -26,7 +26,8 @@ are quoted beside ours, not run: they come from other test sets (the paper's foo
 from dataclasses import dataclass, replace
 
 from la import data
-from la.config import DOMAINS, LearnConfig
+from la.config import LearnConfig
+from la.experiments.domains import DOMAINS
 
 # The paper's Table 3: row -> (time s, generated nodes, suboptimality %, % optimal); None where the paper
 # prints "?" or has no such row. Marom & Rosman, ICAPS 2020, §5, Table 3 (5 runs each).
@@ -68,8 +69,8 @@ def test_budget(domain: str) -> int:
 @dataclass(frozen=True)
 class Table3Config:
     """Table 3 on one domain (paper §5); `runs` = 1 here, the paper's 5 with --paper."""
-    domain: str                             # `la.domains.make_domain`'s name
-    learn: LearnConfig                      # the two-output network: the rows α (la.config.DOMAINS)
+    domain: str                             # `la.domains.names.make_domain`'s name
+    learn: LearnConfig                      # the two-output network: the rows α (la.experiments.domains.DOMAINS)
     learn_mean: LearnConfig                 # the single-output network: the row N/A
     baseline: str                           # the admissible heuristic, as `la.solve --heuristic` names it
     alphas: tuple = (0.95, 0.9, 0.75, 0.5, 0.25, 0.1, 0.05)   # paper Table 3
@@ -78,7 +79,7 @@ class Table3Config:
     baseline_instances: tuple = tuple(range(1, 51))           # the tasks the baseline is run on
     baseline_node_limit: int = 1_000_000_000                  # per task, the baseline's own budget
     calibration_random: int = 0             # blocksworld: also calibrate on this many uniform states
-    encoding: dict | None = None            # the networks' inputs (`la.features.describe`); None: the paper's
+    encoding: dict | None = None            # the networks' inputs (`la.features.encodings.describe`); None: the paper's
     runs: int = 1                           # paper §5: 5 runs for Table 3 (--paper)
     order: str = "depth-first"              # IDA*'s goal order when testing (training: learn.order)
 

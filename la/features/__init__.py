@@ -5,79 +5,14 @@
     pancake        the 24-pancake's 14: location-based PDBs of two partitions, their sums, two more inputs
     blocksworld    the 15-blocksworld's 14: twelve 4-block PDBs, Hamming, the number of stacks
 
-`for_domain(domain)` picks the paper's encoding for a domain; every encoding has `size`, is called on a batch
-of states, and gives its admissible part h_ad (the floor of max(y^α, h_ad)) with `admissible`. `describe`
-writes down what remakes an encoding (saved with networks and checkpoints), `from_description` remakes it.
+    encodings      which encoding each domain takes (`for_domain`), and `describe` / `from_description`, which
+                   write down and remake an encoding (saved with networks and checkpoints)
+    base           the contract every encoding meets, and what the PDB encodings share
+
+Every encoding has `size`, is called on a batch of states, and gives its admissible part h_ad (the floor of
+max(y^α, h_ad)) with `admissible`. Only the one-hot is loaded with the package: the PDB encodings load the
+pattern databases (`la.pdb`), which the 15-puzzle never needs.
 """
-from la.domains import SlidingTile
-from la.features.blocksworld import BlockFeatures
 from la.features.one_hot import TwoDim, two_dim, two_dim_index, two_dim_size
-from la.features.pancake import PancakeFeatures
-from la.features.sliding_tile import TileFeatures
 
-__all__ = ["for_domain", "encode", "encoding_size", "describe", "from_description", "TwoDim", "TileFeatures",
-           "PancakeFeatures", "BlockFeatures", "two_dim", "two_dim_index", "two_dim_size", "PAPER_FEATURES",
-           "ENCODINGS", "ONE_HOT"]
-
-# The domains the paper gives PDB features (§5); the other sliding-tile puzzles take the one-hot.
-PAPER_FEATURES = {"24-puzzle": TileFeatures, "24-pancake": PancakeFeatures, "15-blocksworld": BlockFeatures}
-ENCODINGS = {kind.__name__: kind for kind in (TwoDim, TileFeatures, PancakeFeatures, BlockFeatures)}
-ONE_HOT = {"encoding": "TwoDim"}     # the description of the one-hot, which files saved before `describe` held
-
-
-def for_domain(domain, pdb_folder=None, progress=None):
-    """The paper's encoding for `domain`: PDB features for the 24-puzzle, 24-pancake and 15-blocksworld (their
-    PDBs loaded from `pdb_folder`, or built there on first use with `progress(fraction, text)` told), the
-    one-hot for every other sliding-tile puzzle (the 15-puzzle's)."""
-    if domain.name in PAPER_FEATURES:
-        return PAPER_FEATURES[domain.name](domain, folder=pdb_folder, progress=progress)
-    if isinstance(domain, SlidingTile):
-        return TwoDim(domain)
-    raise ValueError(f"no network encoding for the {domain.name}: the one-hot is for sliding-tile puzzles, "
-                     f"and the paper's features are for the {', '.join(PAPER_FEATURES)}")
-
-
-def encode(domain, states):
-    """The networks' input for a batch of states of `domain` (float32 rows). Each call makes the encoding
-    afresh (loading PDBs where it has them): to encode often, keep `for_domain(domain)` instead."""
-    return for_domain(domain)(states)
-
-
-def encoding_size(domain) -> int:
-    """Number of network inputs for `domain`."""
-    return for_domain(domain).size
-
-
-def describe(encoding) -> dict:
-    """What remakes `encoding` on its domain, as JSON: its class and, for PDB features, the patterns of each
-    partition (a PDB's table follows from its pattern). E.g. {"encoding": "TwoDim"},
-    {"encoding": "BlockFeatures", "partitions": [[[1, 2, 3, 4], [5, 6, 7, 8], ...]]}."""
-    name = type(encoding).__name__
-    if ENCODINGS.get(name) is not type(encoding):
-        raise ValueError(f"cannot describe {encoding!r}: expected one of the encodings {', '.join(ENCODINGS)}")
-    if name == "TwoDim":
-        return dict(ONE_HOT)
-    return {"encoding": name, "partitions": [[[int(t) for t in encoding.pdbs[i].abstraction.pattern] for i in group]
-                                             for group in encoding.groups]}
-
-
-def from_description(domain, description, pdb_folder=None, progress=None):
-    """The encoding `describe` wrote down, on `domain`; its PDBs loaded from `pdb_folder` (or built there on
-    first use, `progress(fraction, text)` told). ValueError if the description is not one."""
-    kind = ENCODINGS.get(description.get("encoding")) if isinstance(description, dict) else None
-    if kind is None:
-        raise ValueError(f"unknown encoding {description!r}: expected one of {', '.join(ENCODINGS)}")
-    if kind is TwoDim:
-        return TwoDim(domain)
-    partitions = description.get("partitions")
-    if not (isinstance(partitions, list) and partitions and all(
-            isinstance(group, list) and group and all(isinstance(p, list) and p and all(
-                isinstance(t, int) and not isinstance(t, bool) for t in p) for p in group) for group in partitions)):
-        raise ValueError(f"the {kind.__name__} description needs 'partitions', non-empty lists of patterns "
-                         f"(lists of integers); got {partitions!r}")
-    from la.pdb.sets import abstraction               # here: the one-hot needs no PDBs
-    from la.pdb.store import load
-    loaded = {}
-    for pattern in dict.fromkeys(tuple(p) for group in partitions for p in group):
-        loaded[pattern] = load(abstraction(domain.name, pattern), pdb_folder, progress)
-    return kind(domain, {str(g): [loaded[tuple(p)] for p in group] for g, group in enumerate(partitions)})
+__all__ = ["TwoDim", "two_dim", "two_dim_index", "two_dim_size"]

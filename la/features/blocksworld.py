@@ -17,7 +17,7 @@ change by the moved block's terms.
 """
 import numpy as np
 
-from la.domains import Blocksworld
+from la.domains.blocksworld import Blocksworld
 from la.features.base import Features, end_to_end, partition_list, pdb_scales, rank_many
 from la.pdb import rank as ranking
 from la.pdb.blocksworld import keys, shapes, towers

@@ -7,7 +7,7 @@ a one-hot of v's column (W bits) followed by a one-hot of v's row (W bits). For 
 """
 import numpy as np
 
-from la.domains import SlidingTile
+from la.domains.sliding_tile import SlidingTile
 
 
 def two_dim_size(width: int) -> int:

@@ -14,7 +14,7 @@ without building the children: flip k sends a pancake at height p <= k to k - p.
 """
 import numpy as np
 
-from la.domains import Pancake
+from la.domains.pancake import Pancake
 from la.features.base import Features, end_to_end, partition_list, pdb_scales, rank_many
 from la.pdb import rank as ranking
 from la.pdb.pancake import heights

@@ -21,7 +21,7 @@ wraps modulo 256: adding (new - old) mod 256 gives the new value exactly.
 """
 import numpy as np
 
-from la.domains import SlidingTile
+from la.domains.sliding_tile import SlidingTile
 from la.features.base import Features, end_to_end, partition_list, pdb_scales, rank_many
 from la.pdb import rank as ranking
 from la.pdb.sets import load_set

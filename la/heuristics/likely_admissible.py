@@ -18,7 +18,7 @@ cost unit. Before anything is trained y^q = −∞, so every state takes the sec
 plans with max(round(μ), h_ad). The floor applies in every case.
 
 Not in the paper: `quantile=q` replaces Φ⁻¹(α) by −q, so y = μ + σ_a·q, where q is a split conformal quantile
-of the standardised residuals on states with known h* (`la.calibration`), which makes P(y <= h*) >= α hold.
+of the standardised residuals on states with known h* (`la.rivals.calibration`), which makes P(y <= h*) >= α hold.
 
 Inside IDA* the network costs about as much as the search itself, so the heuristic is incremental (see
 `la.heuristics.base`), through the encoding's `start` and `step`:
@@ -35,17 +35,21 @@ Inside IDA* the network costs about as much as the search itself, so the heurist
   14 or 15 inputs that product costs less than the features themselves.
 """
 import numpy as np
-from scipy.stats import norm
+from scipy.special import ndtri
 
-from la.features import TwoDim, for_domain, two_dim_index
+from la.features import TwoDim, two_dim_index
 
-SCALE = 10.0      # the FFNN learns y/10 (`Program.Main`): its outputs times SCALE are in cost units
 BLOCK = 1 << 18   # multiply-adds per matrix product in `hidden` (OpenBLAS's threshold for one thread)
 
 
-def y_alpha(mu, sigma, alpha: float):
-    """y^α with P(y^α <= y) = α for y ~ N(μ, σ²): μ − σ·Φ⁻¹(α) (paper §3)."""
-    return mu - sigma * norm.ppf(alpha)
+def z_alpha(alpha: float) -> float:
+    """Φ⁻¹(α), the standard normal's α-quantile (paper §3)."""
+    return float(ndtri(alpha))
+
+
+def y_alpha(mu, sigma, z):
+    """y^α = μ − σ·z with z = Φ⁻¹(α): P(y^α <= y) = α for y ~ N(μ, σ²) (paper §3)."""
+    return mu - sigma * z
 
 
 def to_h(v, floor=0) -> np.ndarray:
@@ -56,15 +60,15 @@ def to_h(v, floor=0) -> np.ndarray:
 class LikelyAdmissible:
     """h(s) = max(round(y^α), h_ad) from an FFNN on an encoding of the states (`la.features`).
 
-    `encoding` is an encoding, or a domain, whose paper encoding is then made (`la.features.for_domain`; for the
-    feature domains that loads PDBs, so keep one encoding and pass it). alpha=None plans with the mean (the
-    single-output "N/A" network). With an alpha, y_q=None is the test-time heuristic (σ_t = σ_a); a number (or
-    -inf before the first training) switches on the training-time quantile rule, y_q in cost units.
-    `quantile=q` (test time only) plans with μ + σ_a·q, a conformal bound for coverage α (`la.calibration`).
+    `encoding` gives the network's inputs (`la.features`; the paper's for a domain: `la.features.encodings`), and the
+    network its target scale (`ffnn.scale`: its outputs times the scale are in cost units). alpha=None plans with the
+    mean (the single-output "N/A" network). With an alpha, y_q=None is the test-time heuristic (σ_t = σ_a); a number (or
+    -inf before the first training) switches on the training-time quantile rule, y_q in cost units. `quantile=q` (test
+    time only) plans with μ + σ_a·q, a conformal bound for coverage α (`la.rivals.calibration`).
     """
 
     def __init__(self, ffnn, encoding, alpha: float | None = None, y_q: float | None = None,
-                 sigma_else: float = 1.0, scale: float = SCALE, *, quantile: float | None = None):
+                 sigma_else: float = 1.0, *, quantile: float | None = None):
         if alpha is not None and not 0 < alpha < 1:
             raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
         if alpha is not None and ffnn.n_out != 2:
@@ -75,15 +79,13 @@ class LikelyAdmissible:
             raise ValueError(f"a conformal quantile is for the test-time heuristic (y_q=None), got y_q={y_q}")
         if quantile is not None and not np.isfinite(quantile):
             raise ValueError(f"a conformal quantile must be a finite number, got {quantile}")
-        if not hasattr(encoding, "start"):
-            encoding = for_domain(encoding)
         if ffnn.n_in != encoding.size:
             raise ValueError(f"the network has {ffnn.n_in} inputs, but {encoding!r} gives {encoding.size}")
         self.net = ffnn.astype(np.float64)                 # a frozen float64 copy: training goes on elsewhere
         self.encoding, self.domain = encoding, encoding.domain
         self.alpha, self.y_q, self.quantile = alpha, y_q, None if quantile is None else float(quantile)
-        self.sigma_else, self.scale = sigma_else, scale
-        self.z_alpha = None if alpha is None else float(norm.ppf(alpha))
+        self.sigma_else, self.scale = sigma_else, ffnn.scale
+        self.z_alpha = None if alpha is None else z_alpha(alpha)
         if quantile is not None:                           # v = μ − σ_a·(−q) = μ + σ_a·q below, in `values`
             self.z_alpha = -self.quantile
         self.one_hot = isinstance(encoding, TwoDim)
@@ -138,9 +140,9 @@ class LikelyAdmissible:
         mu, sigma_a = self.net.predict_from_hidden(z1)
         if self.alpha is None:
             return self.scale * mu
-        v = self.scale * (mu - sigma_a * self.z_alpha)                            # σ_t = σ_a
+        v = self.scale * y_alpha(mu, sigma_a, self.z_alpha)                       # σ_t = σ_a
         if self.y_q is not None:                                                  # training: quantile rule
-            v = np.where(self.scale * mu < self.y_q, v, self.scale * mu - self.sigma_else * self.z_alpha)
+            v = np.where(self.scale * mu < self.y_q, v, y_alpha(self.scale * mu, self.sigma_else, self.z_alpha))
         return v
 
     def from_inputs(self, x, h_ad) -> np.ndarray:

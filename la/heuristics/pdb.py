@@ -12,7 +12,8 @@ puzzle HArr and the tiles' cells, so that a move re-ranks two patterns only).
 """
 import numpy as np
 
-from la.features import PancakeFeatures, TileFeatures
+from la.features.pancake import PancakeFeatures
+from la.features.sliding_tile import TileFeatures
 
 
 class PDBHeuristic:
@@ -62,7 +63,7 @@ def pdb_heuristic(domain, folder=None, progress=None) -> PDBHeuristic:
 
 def max_pdb_heuristic(domain, folder=None, progress=None) -> PDBHeuristic:
     """`max-pdb`: h_ad, the largest admissible feature (24-puzzle, 24-pancake, 15-blocksworld)."""
-    from la.features import PAPER_FEATURES
+    from la.features.encodings import PAPER_FEATURES
     if domain.name not in PAPER_FEATURES:
         raise ValueError(f"heuristic 'max-pdb' is the paper's admissible floor, defined for the "
                          f"{', '.join(PAPER_FEATURES)}, not the {domain.name}")

@@ -1,20 +1,19 @@
 """The networks' hyperparameters: frozen dataclasses whose defaults are the paper's (or the authors') values.
 
-FFNNConfig and WUNNConfig are Marom & Rosman's networks; ClassifierConfig is Heller et al. (2022)'s
-classification heuristic, whose paper fixes the architecture and the optimiser but no sizes or rates: where it
-is silent the default is Keras' (the paper trained in Keras) or ours, as each field says.
+FFNNConfig and WUNNConfig are Marom & Rosman's networks (Heller et al.'s classifier has its own, in
+`la.heller.config`).
 
 Variants come from `dataclasses.replace`, e.g. the mean-only "N/A" planning net is
 `replace(FFNNConfig(), n_out=1, dropout=0.0)` and the feature domains use `n_hidden=8`. Experiment-level settings
-(β schedule, ε, κ, minibatch size, buffer size, target scaling y/10, ...) belong to the experiment configs.
+(β schedule, ε, κ, minibatch size, buffer size, the target scale y/10 given to `build_ffnn`, ...) belong to the
+experiment configs.
 """
 from dataclasses import dataclass
 
 import numpy as np
 
 from la.nn.adam import Adam
-from la.nn.classifier import Classifier
-from la.nn.ffnn import FFNN
+from la.nn.ffnn import FFNN, SCALE
 from la.nn.wunn import WUNN
 
 
@@ -60,29 +59,10 @@ class WUNNConfig:
     dtype: str = "float32"          # speed; float64 for gradient checks
 
 
-@dataclass(frozen=True)
-class ClassifierConfig:
-    """The classification heuristic network and its training (Heller et al. 2022, "Setup"; Ferber, Helmert &
-    Hoffmann 2020)."""
-    hidden: tuple = (64, 64, 64)    # "Setup": 3 sigmoid hidden layers; widths not stated, ours (modest, for search)
-    lr: float = 1e-3                # "Setup": Adam, no rate given; Keras' default
-    beta1: float = 0.9              # Keras' default
-    beta2: float = 0.999            # Keras' default
-    # Keras' default; Keras adds it to √v rather than √v_hat (Kingma & Ba's "efficient" form), la's Adam to
-    # √v_hat (Algorithm 1): the two differ only where √v is as small as ε.
-    epsilon: float = 1e-7
-    batch_size: int = 100           # training rows per minibatch (noise rows come on top, `la.nn.ood`); ours
-    folds: int = 10                 # "Setup": 10-fold cross-validation, one network per validation fold
-    patience: int = 10              # "Setup": stop once validation progress "converges"; ours: 10 epochs
-    min_delta: float = 0.0          # an epoch improves if its validation loss is lower by more than this; ours
-    max_epochs: int = 500           # a cap should the validation loss keep creeping down; ours
-    dtype: str = "float32"          # speed; float64 for gradient checks
-
-
-def build_ffnn(cfg: FFNNConfig, n_in: int, rng: np.random.Generator):
-    """An FFNN and its Adam from a config; the FFNN keeps `rng` for its dropout masks."""
+def build_ffnn(cfg: FFNNConfig, n_in: int, rng: np.random.Generator, scale: float = SCALE):
+    """An FFNN learning y/`scale` and its Adam from a config; the FFNN keeps `rng` for its dropout masks."""
     net = FFNN(n_in, cfg.n_hidden, cfg.n_out, rng, dropout=cfg.dropout, phi_min=cfg.phi_min,
-               phi_max=cfg.phi_max, dtype=np.dtype(cfg.dtype))
+               phi_max=cfg.phi_max, dtype=np.dtype(cfg.dtype), scale=scale)
     opt = Adam(net.params, lr=cfg.lr, beta1=cfg.beta1, beta2=cfg.beta2, epsilon=cfg.epsilon,
                nesterov=cfg.adam_nesterov, frozen_bias_correction=cfg.adam_frozen_bias_correction)
     return net, opt
@@ -94,11 +74,4 @@ def build_wunn(cfg: WUNNConfig, n_in: int, rng: np.random.Generator):
                rho_0=cfg.rho_0, dtype=np.dtype(cfg.dtype))
     opt = Adam(net.params, lr=cfg.lr, beta1=cfg.beta1, beta2=cfg.beta2, epsilon=cfg.epsilon,
                nesterov=cfg.adam_nesterov, frozen_bias_correction=cfg.adam_frozen_bias_correction)
-    return net, opt
-
-
-def build_classifier(cfg: ClassifierConfig, n_in: int, H: int, rng: np.random.Generator):
-    """A Classifier over the costs 0..H and its Adam from a config; `rng` is used only for the initial weights."""
-    net = Classifier(n_in, H, rng, hidden=cfg.hidden, dtype=np.dtype(cfg.dtype))
-    opt = Adam(net.params, lr=cfg.lr, beta1=cfg.beta1, beta2=cfg.beta2, epsilon=cfg.epsilon)
     return net, opt

@@ -6,14 +6,19 @@ and the loss is Eq. (1). With one output the loss is ½(μ − y)², i.e. Eq. (1
 
 Dropout: the network keeps the `rng` it was built with and draws a fresh inverted-dropout mask from it at every
 `loss_and_grads` call (as `FastNN.Forward` draws one every training step). So the sequence of training steps is
-reproducible from the construction seed; `la.nn.persist` saves that rng's state with the weights so that a
+reproducible from the construction seed; `la.experiments.runs.persist` saves that rng's state with the weights so that a
 reloaded network continues the same mask sequence. The rng is shared, not copied: to keep the masks independent
 of a caller's other draws, give the network its own generator (e.g. `rng.spawn(1)[0]`).
+
+Target scale: the network learns y/`scale` (the authors' `Program.Main`: y/10), so μ·scale and σ_a·scale are in
+cost units. The scale is the network's own, saved with it: whoever trains or plans with it reads `net.scale`.
 """
 import numpy as np
 
-from la.nn.layers import (dense_backward, dense_forward, dropout_backward, dropout_forward, dropout_mask,
+from la.nn.layers import (astype, dense_backward, dense_forward, dropout_backward, dropout_forward, dropout_mask,
                           he_normal, relu_backward, relu_forward, softplus, softplus_grad)
+
+SCALE = 10.0      # the authors' `Program.Main`: the FFNN learns y/10
 
 
 def phi_to_sigma_a(phi, phi_min: float, phi_max: float):
@@ -52,7 +57,7 @@ class FFNN:
     """Two-layer ReLU network with explicit forward/backward (paper §4, §5; the authors' `FastNN/FastNN.cs`)."""
 
     def __init__(self, n_in: int, n_hidden: int, n_out: int, rng: np.random.Generator, dropout: float = 0.0,
-                 phi_min: float = -5.0, phi_max: float = 1.0, dtype=np.float64):
+                 phi_min: float = -5.0, phi_max: float = 1.0, dtype=np.float64, scale: float = SCALE):
         if n_out not in (1, 2):
             raise ValueError(f"n_out must be 1 (mean only) or 2 (mean and φ), got {n_out}")
         if not 0.0 <= dropout < 1.0:
@@ -61,6 +66,7 @@ class FFNN:
             raise ValueError(f"need phi_min < phi_max, got {phi_min}, {phi_max}")
         self.n_in, self.n_hidden, self.n_out = n_in, n_hidden, n_out
         self.dropout, self.phi_min, self.phi_max = dropout, phi_min, phi_max
+        self.scale = float(scale)           # outputs are in units of y/scale (module docstring)
         self.dtype = np.dtype(dtype)
         self.rng = rng          # kept for the dropout masks, see the module docstring
         self.params = {
@@ -71,17 +77,13 @@ class FFNN:
         }
 
     def astype(self, dtype) -> "FFNN":
-        """A copy with parameters of another dtype (search scores in float64, training runs in float32)."""
-        copy = FFNN.__new__(FFNN)
-        copy.__dict__.update(self.__dict__)
-        copy.dtype = np.dtype(dtype)
-        copy.params = {name: p.astype(dtype) for name, p in self.params.items()}
-        return copy
+        """A copy with parameters of another dtype (`la.nn.layers.astype`)."""
+        return astype(self, dtype)
 
     def config(self) -> dict:
-        """Constructor arguments (except rng), as JSON-able values; used by la.nn.persist."""
+        """Constructor arguments (except rng), as JSON-able values; used by la.experiments.runs.persist."""
         return {"n_in": self.n_in, "n_hidden": self.n_hidden, "n_out": self.n_out, "dropout": self.dropout,
-                "phi_min": self.phi_min, "phi_max": self.phi_max, "dtype": self.dtype.name}
+                "phi_min": self.phi_min, "phi_max": self.phi_max, "dtype": self.dtype.name, "scale": self.scale}
 
     def predict_from_hidden(self, z1):
         """Outputs (μ, σ_a) from hidden PRE-activations z1 = X·W1 + b1, shape (n, H); σ_a is None for one output.
@@ -147,10 +149,11 @@ class FFNN:
         return y.reshape(n)
 
 
-def fit_full_batch(net: FFNN, adam, X, y, rows: int, scale: float, max_steps: int, tolerance: float) -> int:
+def fit_full_batch(net: FFNN, adam, X, y, rows: int, max_steps: int, tolerance: float) -> int:
     """LearnHeuristicPrac's FFNN training (the authors' `NNBayesHeuristic.Update`): warm-started full-batch Adam
-    steps on the M records cycled to `rows` rows, targets y/`scale`, until every record is predicted within
+    steps on the M records cycled to `rows` rows, targets y/`net.scale`, until every record is predicted within
     `tolerance` of its label (checked from the third step on) or `max_steps` steps; returns the steps taken."""
+    scale = net.scale
     order = np.resize(np.arange(len(y)), rows)                  # the oldest records get the extra copies
     if net.dropout > 0:                                         # each copy draws its own dropout mask
         X_batch, y_batch, weight = X[order], y[order] / scale, None

@@ -5,7 +5,6 @@ for S Monte-Carlo samples, because `@` broadcasts over them. Gradients are named
 Nothing here averages over the batch: the losses (ffnn.py, wunn.py, classifier.py) put the 1/B into d(out).
 """
 import numpy as np
-from scipy.special import expit
 
 
 def he_normal(fan_in: int, fan_out: int, rng: np.random.Generator, dtype=np.float64) -> np.ndarray:
@@ -15,12 +14,14 @@ def he_normal(fan_in: int, fan_out: int, rng: np.random.Generator, dtype=np.floa
     return (rng.standard_normal((fan_in, fan_out)) * np.sqrt(2.0 / fan_in)).astype(dtype)
 
 
-def glorot_uniform(fan_in: int, fan_out: int, rng: np.random.Generator, dtype=np.float64) -> np.ndarray:
-    """Glorot-uniform init (Glorot & Bengio 2010; Keras' default): W ~ U(−l, l), l = √(6/(fan_in + fan_out))."""
-    if fan_in < 1 or fan_out < 1:
-        raise ValueError(f"glorot_uniform needs fan_in, fan_out >= 1, got {fan_in}, {fan_out}")
-    limit = np.sqrt(6.0 / (fan_in + fan_out))
-    return rng.uniform(-limit, limit, (fan_in, fan_out)).astype(dtype)
+def astype(net, dtype):
+    """A copy of the network `net` with parameters of another dtype, its other attributes shared (search scores
+    in float64, training runs in float32)."""
+    copy = type(net).__new__(type(net))
+    copy.__dict__.update(net.__dict__)
+    copy.dtype = np.dtype(dtype)
+    copy.params = {name: p.astype(dtype) for name, p in net.params.items()}
+    return copy
 
 
 def dense_forward(a, W, b):
@@ -72,27 +73,16 @@ def dropout_backward(dout, cache):
     return dout * mask
 
 
-def sigmoid(x):
-    """1/(1 + e^−x), written with tanh so that it never overflows for large |x|."""
-    return 0.5 * (1.0 + np.tanh(0.5 * x))
+def sigmoid(x, out=None):
+    """1/(1 + e^−x) as (1 + tanh(x/2))/2, which never overflows for large |x|; into `out` if given.
 
-
-def sigmoid_forward(z):
-    """a = 1/(1 + e^−z), as scipy's expit: one ufunc, finite for any z, float32 stays float32."""
-    a = expit(z)
-    return a, a
-
-
-def sigmoid_backward(da, cache):
-    """dz = da ⊙ a(1 − a)."""
-    a = cache
-    return da * a * (1 - a)
-
-
-def log_softmax(z):
-    """log f_i = z_i − max z − log Σ_j exp(z_j − max z) over the last axis: finite for any finite logits."""
-    shifted = z - z.max(axis=-1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    Heller et al.'s classifier also uses scipy's expit (`la.heller.classifier`): the two differ in the last bit
+    on most float32 inputs, and each produced the committed numbers where it is used, so both stay."""
+    a = np.multiply(x, 0.5, out=out)
+    np.tanh(a, out=a)
+    a += 1
+    a *= 0.5
+    return a
 
 
 def softmax(z):

@@ -10,7 +10,8 @@ Exit status: 0 done, 2 bad input.
 import argparse
 import sys
 
-from la.cli import Parser, out_folder, run
+from la.experiments.runs.cli import Parser, out_folder, run
+from la.experiments.runs.progress import BuildProgress
 from la.pdb.sets import DOMAINS, load_set
 from la.pdb.store import default_folder
 
@@ -37,7 +38,7 @@ def parse_args(argv):
 def main(argv=None) -> int:
     args = parse_args(argv)
     folder = args.pdb_dir if args.pdb_dir is not None else default_folder()
-    for name, pdbs in load_set(args.domain, folder).items():
+    for name, pdbs in load_set(args.domain, folder, BuildProgress()).items():
         for pdb in pdbs:
             print(f"{args.domain} {name}: {list(pdb.abstraction.pattern)}  {pdb.abstraction.size:,} entries  "
                   f"max {pdb.max}")

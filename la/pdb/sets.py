@@ -28,7 +28,7 @@ instead of 10.39 M with A alone, and took less time despite the extra lookups.
 (`la.pdb.blocksworld`), combined by max. Those two modules are imported only when their domain is asked for.
 """
 from la.pdb.sliding_tile import TilePattern
-from la.pdb.store import PDB, ProgressLine, load
+from la.pdb.store import PDB, load
 
 
 def reflect(tiles, width: int) -> tuple:
@@ -77,15 +77,15 @@ def abstraction(domain: str, pattern):
 def load_set(domain: str, folder=None, progress=None) -> dict:
     """Every PDB of `domain`'s set, by partition name: {"A": [PDB, ...], ...}; missing ones are built.
 
-    Without `progress`, each build writes its own line on stderr, numbered "PDB i of n"."""
+    `progress(fraction, text)` hears about each build (`la.pdb.store`), which starts with the label
+    "<domain> PDB i of n, [pattern] (N entries)"; None: silent."""
     named = partitions(domain)
     patterns = list(dict.fromkeys(tuple(p) for patterns in named.values() for p in patterns))
     loaded = {}
     for i, pattern in enumerate(patterns, 1):
         chosen = abstraction(domain, pattern)
-        report = progress if progress is not None else \
-            ProgressLine(f"{domain} PDB {i} of {len(patterns)}, {list(pattern)} ({chosen.size:,} entries)")
-        loaded[pattern] = load(chosen, folder, report)
+        label = f"{domain} PDB {i} of {len(patterns)}, {list(pattern)} ({chosen.size:,} entries)"
+        loaded[pattern] = load(chosen, folder, progress, label)
     return {name: [loaded[tuple(p)] for p in patterns] for name, patterns in named.items()}
 
 

@@ -9,8 +9,20 @@ The folder is `folder` if given (the command lines' --pdb-dir), else $LA_PDB_DIR
 user's cache directory ($XDG_CACHE_HOME, by default ~/.cache).
 
 Reading checks everything: both files present, the header describing this abstraction, the table's shape and
-bytes matching it. A file that fails is reported in one line on stderr and the PDB is built again; it is
-never used. A missing PDB is built with a progress line on stderr (`ProgressLine`), then saved.
+bytes matching it. A file that fails is never used: the PDB is built again, as a missing one is, then saved.
+
+Nothing here prints. A caller that wants to hear about builds passes `progress(fraction, text)`, called
+    (None, note)               once, before a damaged or mismatched file is built again; the note names the
+                               file and what is wrong: "<folder>/8-puzzle_1-2-3-4.npy: corrupted (...);
+                               building it again"
+    (0.0, label)               when a build starts; the label names the PDB: "building the 8-puzzle PDB of
+                               [1, 2, 3, 4] (3,024 entries)", or the `label` given to `load` (`load_set`'s
+                               "24-puzzle PDB 3 of 10, [10, 15, 16, 20, 21] (127,512,000 entries)")
+    (fraction, text)           during the build, 0 < fraction < 1, a rough fraction done and where the build
+                               is ("level 12, 3,870,214 states")
+    (1.0, "saved in <folder>") once, when the table and its header are written.
+A PDB read from the cache makes no call. The command lines' printer of these calls (one line on stderr per
+build, with the time left) is `la.experiments.runs.progress.BuildProgress`.
 
 Writing goes through `la.io` (a temporary file renamed over the target), the table before its header. Two
 processes building the same PDB at once write identical bytes (the builds are deterministic), so whichever
@@ -20,8 +32,6 @@ finds the checksums differ and builds the PDB itself.
 import hashlib
 import json
 import os
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -69,21 +79,23 @@ def header(abstraction, table: np.ndarray) -> dict:
             "sha256": hashlib.sha256(np.ascontiguousarray(table).data).hexdigest(), "max": int(table.max())}
 
 
-def load(abstraction, folder=None, progress=None) -> PDB:
-    """The abstraction's PDB from the cache folder, checked; else built (progress on stderr) and saved.
+def load(abstraction, folder=None, progress=None, label=None) -> PDB:
+    """The abstraction's PDB from the cache folder, checked; else built and saved.
 
-    `progress(fraction, text)` replaces the default `ProgressLine`; it is called only while building, with
-    fraction 1 once, when the table is saved."""
+    `progress(fraction, text)`, if given, hears about a rebuild and the build (module docstring); `label`
+    names the PDB when its build starts (default: "building the <domain> PDB of [pattern] (N entries)")."""
+    report = progress if progress is not None else _silent
     table_path, header_path = paths(abstraction, folder)
     table, problem = _read(abstraction, table_path, header_path)
     if table is not None:
         return PDB(abstraction, table)
     if problem is not None:
-        print(f"la.pdb: {table_path}: {problem}; building it again", file=sys.stderr, flush=True)
+        report(None, f"{table_path}: {problem}; building it again")
     _check_writable(table_path.parent)
-    report = ProgressLine(f"building {_describe(abstraction)}") if progress is None else progress
-    # A build's own fraction is a rough clock that may reach 1 before the end: 1 is said once, when saved.
-    table = abstraction.build(lambda fraction, text: report(min(fraction, 0.99), text))
+    report(0.0, f"building {_describe(abstraction)}" if label is None else label)
+    # A build's own fraction is a rough clock that may reach 1 before the end (or report 0 at its start):
+    # 0 and 1 are said once each, here.
+    table = abstraction.build(lambda fraction, text: report(min(max(fraction, 1e-6), 0.99), text))
     if table.dtype != np.uint8 or table.shape != (abstraction.size,):
         raise RuntimeError(f"{abstraction!r}.build returned {table.dtype} {table.shape}, "
                            f"expected uint8 ({abstraction.size},)")
@@ -91,6 +103,10 @@ def load(abstraction, folder=None, progress=None) -> PDB:
     io.write_json(header_path, header(abstraction, table))
     report(1.0, f"saved in {table_path.parent}")
     return PDB(abstraction, table)
+
+
+def _silent(fraction, text) -> None:
+    """The progress of a caller who gave none."""
 
 
 def _describe(abstraction) -> str:
@@ -138,37 +154,3 @@ def _check_writable(folder: Path) -> None:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ValueError(f"cannot write in the PDB folder {str(folder)!r}; choose another with --pdb-dir or "
                          f"LA_PDB_DIR")
-
-
-class ProgressLine:
-    """`progress(fraction, text)` for a build: one line on stderr with an estimate of the time left.
-
-    On a terminal the line is rewritten in place a few times a second; in a log a new line is written every
-    `every` seconds. The estimate assumes the rest goes as fast as what is done, so it is rough."""
-
-    def __init__(self, label: str, stream=None, every: float = 10.0):
-        self.label, self.stream = label, sys.stderr if stream is None else stream
-        self.live = self.stream.isatty()
-        self.every = 0.25 if self.live else every
-        self.began, self.shown = time.monotonic(), -np.inf
-
-    def __call__(self, fraction: float, text: str) -> None:
-        now = time.monotonic()
-        elapsed = now - self.began
-        if fraction >= 1.0:
-            self._write(f"{self.label}: done in {elapsed:.1f} s, {text}", end="\n")
-            return
-        if now - self.shown < self.every:
-            return
-        self.shown = now
-        left = "estimating the time left" if fraction < 0.01 or elapsed < 1 else \
-            f"about {_duration(elapsed * (1 - fraction) / fraction)} left"
-        self._write(f"{self.label}: {100 * fraction:.0f}% ({text}), {left}", end="" if self.live else "\n")
-
-    def _write(self, line: str, end: str) -> None:
-        start = "\r\x1b[K" if self.live else ""                 # back to the start of the line, cleared
-        print(start + line, end=end, file=self.stream, flush=True)
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"

@@ -116,15 +116,24 @@ class Stack:
         return np.concatenate([rows["parent"][first:] for first, _, rows in self.segments] or [np.empty(0, np.int64)])
 
 
-class DepthFirst:
-    """The iterations of one search in depth-first order, with the counts the depth-first search would report."""
+class Engine:
+    """What the engines of `la.search.ida_star` share: the search's domain, heuristic, budget and counters."""
 
     def __init__(self, domain, h, budget, batch_size):
         if batch_size < 1:
             raise ValueError(f"batch size must be positive, got {batch_size}")
         self.domain, self.h, self.budget, self.batch_size = domain, h, budget, batch_size
-        self.node_limit = budget.node_limit
         self.generated, self.expanded = 1, 0      # as the depth-first search counts them (root = 1)
+
+
+class DepthFirst(Engine):
+    """The iterations of one search in depth-first order, with the counts the depth-first search would report."""
+
+    order = "depth-first"
+
+    def __init__(self, domain, h, budget, batch_size):
+        super().__init__(domain, h, budget, batch_size)
+        self.node_limit = budget.node_limit
         self.work = 1                             # nodes this implementation generated, beyond-goal ones too
 
     def iteration(self, root, bound: int):

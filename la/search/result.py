@@ -26,14 +26,6 @@ class SearchResult:
     def nodes_per_second(self) -> float:
         return self.generated / self.seconds if self.seconds > 0 else float("inf")
 
-    def to_json(self) -> dict:
-        """The result as plain JSON types; `plan` as a list of states, each a list of integers."""
-        return {"solved": self.solved, "cost": self.cost,
-                "plan": None if self.plan is None else self.plan.astype(int).tolist(),
-                "generated": self.generated, "expanded": self.expanded, "iterations": self.iterations,
-                "seconds": self.seconds, "status": self.status,
-                "per_iteration": list(self.per_iteration), "bounds": list(self.bounds)}
-
 
 class Budget:
     """A node budget and a time limit, either of which may be absent."""

@@ -1,0 +1,306 @@
+"""What every command-line entry point shares: its checks of arguments and inputs, one-line errors, exit status 2.
+
+Every command checks everything it was given before it trains, searches or writes anything: a typo found after an
+hour of training, or a figure that cannot be saved at the end of a run, costs the hour. The checks live here, one
+place per kind, as argparse `type=` functions (a refusal is one line naming the option) or, for results files,
+a reader that raises ValueError naming the file:
+
+    numbers        integer(low, high) and its instances node_limit, seed, count, weight; seconds; alpha
+    paths          out_folder, figure_file, existing_folder, existing_file: nothing is created while checking
+    lists          names(allowed, what): comma-separated names, each one of `allowed`
+    states         parse_state(domain, text), state_text(state): a state as a line of integers, and back
+    results files  read_results(path, experiment, shape), check_shape: what the figures read, before any is drawn
+"""
+import argparse
+import errno
+import json
+import math
+import os
+import re
+import stat
+import sys
+from argparse import ArgumentTypeError
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+import numpy as np
+
+NODES_MAX = 10**18          # node counts are int64 (at most 9.2e18) in la.search
+SEED_MAX = 2**32 - 1        # the usual seed range: every tool and JSON reader keeps such a seed exact
+COUNT_MAX = 1_000           # runs, test sets, jobs: far beyond any real run, short of filling the memory
+WEIGHT_MAX = 10**6          # weighted IDA*'s W: W·h stays far inside int64 for every domain here
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr, exit status 2, no usage dump."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def run(main, argv=None) -> int:
+    """Call `main(argv)`; a ValueError (bad input) becomes one line on stderr and exit status 2, and Ctrl-C
+    outside the runner (which reports its own) one line and status 130."""
+    try:
+        return main(argv)
+    except ValueError as error:
+        print(f"error: {str(error).replace(chr(10), ' ')}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _shown(text: str) -> str:
+    """The user's text quoted for a message; an absurdly long one keeps only its two ends."""
+    return repr(text) if len(text) <= 120 else f"{text[:40]!r}...{text[-40:]!r} ({len(text):,} characters)"
+
+
+# --- numbers ------------------------------------------------------------------------------------------------
+
+def integer(low: int, high: int):
+    """An argparse type: an integer from `low` to `high`; scientific notation is read when it is whole (1e3)."""
+    def parse(text: str) -> int:
+        try:
+            value = Decimal(text)                     # exact: 2e9 and 2000000000 are the same number
+        except InvalidOperation:
+            value = Decimal("NaN")
+        if not value.is_finite() or value != value.to_integral_value():
+            raise ArgumentTypeError(f"expected an integer, got {_shown(text)}")
+        if value < low:
+            raise ArgumentTypeError(f"must be at least {low}, got {_shown(text)}")
+        if value > high:
+            raise ArgumentTypeError(f"must be at most {high:,}, got {_shown(text)}")
+        return int(value)
+    parse.__name__ = "integer"
+    return parse
+
+
+node_limit = integer(1, NODES_MAX)
+seed = integer(0, SEED_MAX)
+count = integer(1, COUNT_MAX)
+weight = integer(1, WEIGHT_MAX)
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"expected a number of seconds, got {_shown(text)}") from None
+    if not math.isfinite(value):
+        raise ArgumentTypeError(f"must be a finite number of seconds, got {_shown(text)}")
+    if value <= 0:
+        raise ArgumentTypeError(f"must be more than 0 seconds, got {_shown(text)}")
+    return value
+
+
+def alpha(text: str) -> float:
+    """An argparse type: the α of y^α, a number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"expected a number between 0 and 1, got {_shown(text)}") from None
+    if not 0 < value < 1:                                   # also refuses nan
+        raise ArgumentTypeError(f"must lie strictly between 0 and 1, got {_shown(text)}")
+    return value
+
+
+# --- paths --------------------------------------------------------------------------------------------------
+
+def _kind(path: Path, text: str) -> str | None:
+    """'folder', 'file' or None (nothing there, or a name too long to exist); other failures refuse the path."""
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            return None                                # `_creatable` says which name is too long
+        raise ArgumentTypeError(f"cannot use {_shown(text)} ({error.strerror})") from None
+    except ValueError:                                 # a NUL character
+        raise ArgumentTypeError(f"cannot use {_shown(text)} as a file name") from None
+    return "folder" if stat.S_ISDIR(mode) else "file"
+
+
+def _creatable(path: Path) -> None:
+    """Refuse `path`, which does not exist yet, unless it could be created; nothing is created to find out."""
+    place, missing = path.absolute(), []
+    while not os.path.lexists(place):
+        missing.append(place.name)
+        place = place.parent
+    if not place.is_dir():
+        raise ArgumentTypeError(f"cannot create {_shown(str(path))}: {_shown(str(place))} is a file, not a folder")
+    if not os.access(place, os.W_OK | os.X_OK):
+        raise ArgumentTypeError(f"cannot write in {_shown(str(place))}")
+    try:
+        longest = os.pathconf(place, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        longest = 255
+    if any(len(os.fsencode(name)) > longest for name in missing):
+        raise ArgumentTypeError(f"cannot create {_shown(str(path))}: a name in it is longer than {longest} bytes")
+
+
+def out_folder(text: str) -> Path:
+    """An argparse type: a folder to write results in, existing and writable or possible to create."""
+    if not text:
+        raise ArgumentTypeError("expected a folder name, got '' (write . for the current folder)")
+    path = Path(text)
+    kind = _kind(path, text)
+    if kind is None:
+        _creatable(path)
+    elif kind == "file":
+        raise ArgumentTypeError(f"{_shown(text)} is a file, not a folder")
+    elif not os.access(path, os.W_OK | os.X_OK):
+        raise ArgumentTypeError(f"cannot write in {_shown(text)}")
+    return path
+
+
+def figure_types() -> list:
+    """The file types matplotlib can save a figure as, from its canvas (png, pdf, svg, ...)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # here: most commands never draw
+    return sorted(FigureCanvasAgg.get_supported_filetypes())
+
+
+def figure_file(text: str) -> Path:
+    """An argparse type: where to save a figure, a file type matplotlib writes in a place that can be written."""
+    if not text:
+        raise ArgumentTypeError("expected a file name, got ''")
+    path, kinds = Path(text), figure_types()
+    kind = _kind(path, text)
+    if kind == "folder":
+        raise ArgumentTypeError(f"{_shown(text)} is a folder, not a file")
+    listed = ", ".join("." + suffix for suffix in kinds)
+    if not path.suffix:
+        raise ArgumentTypeError(f"{_shown(text)} has no file type: end it with one of {listed}")
+    if path.suffix[1:].lower() not in kinds:
+        raise ArgumentTypeError(f"matplotlib cannot write {path.suffix!r} files: end the name with one of {listed}")
+    if kind is None:
+        _creatable(path)
+    elif not os.access(path, os.W_OK):
+        raise ArgumentTypeError(f"cannot write {_shown(text)}")
+    return path
+
+
+def _existing(wanted: str):
+    """An argparse type: a `wanted` ('file' or 'folder') that exists; its contents are checked by its reader."""
+    other = "folder" if wanted == "file" else "file"
+
+    def parse(text: str) -> Path:
+        if not text:
+            raise ArgumentTypeError(f"expected a {wanted} name, got ''")
+        kind = _kind(Path(text), text)
+        if kind is None:
+            raise ArgumentTypeError(f"no {wanted} {_shown(text)}")
+        if kind == other:
+            raise ArgumentTypeError(f"{_shown(text)} is a {other}, not a {wanted}")
+        return Path(text)
+    parse.__name__ = f"existing_{wanted}"
+    return parse
+
+
+existing_folder = _existing("folder")
+existing_file = _existing("file")
+
+
+# --- lists of names -----------------------------------------------------------------------------------------
+
+def names(allowed, what: str):
+    """An argparse type: comma-separated names, each one of `allowed`, at least one; repeats count once."""
+    listed = ", ".join(allowed)
+
+    def parse(text: str) -> list:
+        chosen = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+        if not chosen:
+            raise ArgumentTypeError(f"name at least one {what}: {listed}")
+        unknown = [name for name in chosen if name not in allowed]
+        if unknown:
+            raise ArgumentTypeError(f"unknown {what} {_shown(unknown[0])}: expected some of {listed}")
+        return chosen
+    parse.__name__ = "names"
+    return parse
+
+
+# --- results files ------------------------------------------------------------------------------------------
+
+NUMBER = (int, float)                 # a JSON number
+MAYBE = (int, float, type(None))      # a JSON number or null (a mean over no runs)
+_JSON = {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "an integer",
+         float: "a number", type(None): "null"}
+
+
+def _json_type(value) -> str:
+    return _JSON.get(type(value), type(value).__name__)
+
+
+def check_shape(value, shape, file: str, where: str = "") -> None:
+    """Raise ValueError, naming `file` and the place in it, unless `value` (parsed JSON) has `shape`.
+
+    A shape is a type or a tuple of types; a dict of keys to shapes, where a key ending in '?' may be absent
+    (other keys are allowed); `[shape]`, a non-empty list of them; or `[shape, ...]`, a list of them, perhaps empty.
+    """
+    name = where or "the record"
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            raise ValueError(f"{file}: {name} should be an object, got {_json_type(value)}")
+        for key, inner in shape.items():
+            key, optional = key.rstrip("?"), key.endswith("?")
+            if key in value:
+                check_shape(value[key], inner, file, f"{where}.{key}" if where else key)
+            elif not optional:
+                raise ValueError(f"{file}: {name} has no {key!r}")
+    elif isinstance(shape, list):
+        if not isinstance(value, list):
+            raise ValueError(f"{file}: {name} should be a list, got {_json_type(value)}")
+        if not value and len(shape) == 1:
+            raise ValueError(f"{file}: {name} is empty")
+        for i, item in enumerate(value):
+            check_shape(item, shape[0], file, f"{where}[{i}]")
+    else:
+        types = shape if isinstance(shape, tuple) else (shape,)
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            wanted = " or ".join(_JSON[t] for t in types if not (t is int and float in types))
+            raise ValueError(f"{file}: {name} should be {wanted}, got {_json_type(value)}")
+
+
+def read_results(path, experiment: str, shape: dict) -> dict:
+    """The results record an experiment wrote to `path`, checked against `shape`; ValueError names the file."""
+    file = _shown(str(path))
+    try:
+        record = json.loads(Path(path).read_bytes().decode("utf-8"))
+    except OSError as error:
+        raise ValueError(f"{file}: cannot read it ({error.strerror})") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{file}: not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start})"
+                         ) from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{file}: not JSON ({error.msg}: line {error.lineno}, column {error.colno})") from None
+    except RecursionError:
+        raise ValueError(f"{file}: not a results file (JSON nested too deeply)") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{file}: expected a JSON object of {experiment} results, got {_json_type(record)}")
+    if "experiment" not in record:
+        raise ValueError(f"{file}: not {experiment!r} results (it names no experiment)")
+    if record["experiment"] != experiment:
+        raise ValueError(f"{file}: holds {record.get('experiment')!r} results, not {experiment!r}")
+    check_shape(record, shape, file)
+    return record
+
+
+def parse_state(domain, text: str) -> np.ndarray:
+    """A state of `domain` from space- or comma-separated integers, checked (`Domain.validate`)."""
+    fields = [f for f in re.split(r"[\s,]+", text.strip()) if f]
+    try:
+        values = [int(f) for f in fields]
+    except ValueError:
+        shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:57] + "..."
+        raise ValueError(f"a {domain.name} state is a list of integers, got {shown!r}") from None
+    huge = [v for v in values if not -2**63 <= v < 2**63]       # beyond int64: out of range everywhere
+    if huge:
+        raise ValueError(f"{huge[0]} is out of range for the {domain.name}")
+    return domain.validate(np.array(values, dtype=np.int64))
+
+
+def state_text(state) -> str:
+    """The state as one line of space-separated integers (what `parse_state` reads)."""
+    return " ".join(str(int(v)) for v in state)

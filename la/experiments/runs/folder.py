@@ -1,0 +1,194 @@
+"""An experiment's results folder: one run at a time, and a resumed run checks every file it will read first.
+
+`prepare` locks the folder for this process (`la.experiments.runs.lock`: a second run on it is refused, naming the
+holder's process id), then either starts a new run by writing `experiment.json` or, with `--resume`, checks that the
+settings are the same and that nothing in the folder is damaged — `experiment.json`, every unit's `unit.json`,
+every checkpoint, network and log — before any work starts. A damaged file is reported in one line naming it
+and what to do, and the folder is left as it was. The lock is held until the process exits, through every
+phase, the results files and the figures.
+"""
+import json
+import shlex
+import subprocess
+import zipfile
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from la.experiments.runs.checkpoint import check_checkpoint
+from la.experiments.runs.lock import hold, release
+from la.io import PARTIAL, remove_partial, write_json
+from la.rivals.boot_round import SUFFIX as ROUND_PROGRESS
+
+ROOT = Path(__file__).resolve().parents[3]
+MARKER = "experiment.json"
+TASKS = "tasks.json"        # the records of the tasks an unfinished test unit has done, so it continues after them
+UNIT_MARKERS = ("unit.json", "checkpoint.npz", "progress.log", TASKS)    # what only a unit's own folder holds
+
+
+def commit() -> str | None:
+    """The repository's current commit, if this is a git checkout (recorded with every result)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def prepare(out: Path, settings: dict, resume: bool, command: list) -> None:
+    """Lock `out` and start a run there, or check that a resumed one was started with the same settings.
+
+    The number of runs may differ: runs are independent units, so `--resume --runs 3` adds runs to a folder
+    that holds one. The commands of every start and resume are kept.
+    """
+    out, marker = Path(out), Path(out) / MARKER
+    if resume and not marker.exists():
+        raise ValueError(f"nothing to resume: {out} holds no run")
+    out.mkdir(parents=True, exist_ok=True)
+    taken = hold(out)
+    try:
+        if not marker.exists():
+            write_json(marker, {"settings": settings, "command": shlex.join(map(str, command)), "commit": commit()})
+            return
+        if not resume:
+            raise ValueError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
+        previous = read_experiment(out)
+        if _without_runs(previous["settings"]) != _without_runs(json.loads(json.dumps(settings))):
+            raise ValueError(f"{out} holds a run with other settings; resume it with the same options, "
+                             f"or choose another --out")
+        check_folder(out)
+    except BaseException:
+        if taken:
+            release(out)
+        raise
+    remove_partial(out)                      # what runs killed mid-write left behind (we hold the lock)
+    previous.setdefault("resumed", []).append({"command": shlex.join(map(str, command)), "commit": commit()})
+    write_json(marker, previous)
+
+
+def read_experiment(out: Path) -> dict:
+    """`experiment.json`, checked: ValueError in one line if it is not JSON or not of the expected shape."""
+    path = Path(out) / MARKER
+    remedy = "it records the run's settings: restore it, or start again with another --out"
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)}); {remedy}") from None
+    if not (isinstance(record, dict) and isinstance(record.get("settings"), dict)
+            and isinstance(record["settings"].get("config"), dict) and isinstance(record.get("command"), str)
+            and isinstance(record.get("resumed", []), list)):
+        raise ValueError(f"{path} is damaged (not an experiment's record of settings and command); {remedy}")
+    return record
+
+
+def check_folder(out: Path) -> None:
+    """ValueError naming the first damaged file under `out` and what to do; the files are only read.
+
+    Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`) and `tasks.json` (see
+    `read_tasks`), every other JSON file and every .npz below the top level (checkpoints with
+    `la.experiments.runs.checkpoint.check_checkpoint`). A damaged Boot round's progress (`la.rivals.boot_round`) is
+    remedied by deleting that file alone, which costs only the round under way. The top level's results files and
+    figures are not read by a run, which writes them anew at its end.
+    """
+    out = Path(out)
+    read_experiment(out)
+    for path in sorted(p for p in out.rglob("*") if p.parent != out and p.is_file()):
+        if path.name.startswith(PARTIAL):
+            continue
+        try:
+            _check_file(path)
+        except ValueError as error:
+            unit = _unit_folder(path, out)
+            if path.name.endswith(ROUND_PROGRESS):      # a Boot round's saved searches: only that round is lost
+                remedy = "delete it to redo only Boot's round under way"
+            else:
+                remedy = f"delete the folder {unit} to redo that unit" if unit else "delete it"
+            raise ValueError(f"{_one_line(error)}; {remedy}, then --resume again") from None
+
+
+def read_result(path: Path) -> dict:
+    """A finished unit's `unit.json`: ValueError unless it is a JSON object with a one-line 'summary'."""
+    try:
+        result = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
+    if not is_result(result):
+        raise ValueError(f"{path} is damaged (not a unit's result: a JSON object with a 'summary')")
+    return result
+
+
+def read_tasks(path: Path) -> list:
+    """An unfinished unit's `tasks.json`: ValueError unless it is a JSON list of task records, each with an 'id'."""
+    try:
+        records = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
+    if not (isinstance(records, list) and all(isinstance(r, dict) and isinstance(r.get("id"), int) for r in records)):
+        raise ValueError(f"{path} is damaged (not a list of task records, each with an integer 'id')")
+    return records
+
+
+def is_result(result) -> bool:
+    """What every unit returns and its `unit.json` holds: a JSON object with a one-line 'summary'."""
+    return isinstance(result, dict) and isinstance(result.get("summary"), str)
+
+
+def provenance(out: Path) -> dict:
+    """The command and commit that started the run in `out`, and every command that resumed it (see `prepare`)."""
+    marker = read_experiment(out)
+    return {"command": marker["command"], "commit": marker.get("commit"), "resumed": marker.get("resumed", [])}
+
+
+def resume_command(out: Path) -> str:
+    """The command that continues the run in `out`: its latest command, with --resume."""
+    try:
+        record = read_experiment(out)
+        words = shlex.split((record.get("resumed") or [record])[-1]["command"])
+    except (ValueError, KeyError, TypeError):
+        return "the same command with --resume"
+    return shlex.join(words if "--resume" in words else [*words, "--resume"])
+
+
+def _check_file(path: Path) -> None:
+    if path.name == "unit.json":
+        read_result(path)
+    elif path.name == TASKS:
+        read_tasks(path)
+    elif path.suffix == ".json":
+        try:
+            json.loads(path.read_text())
+        except (UnicodeDecodeError, ValueError) as error:
+            raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
+    elif path.name == "checkpoint.npz":
+        check_checkpoint(path)
+    elif path.suffix == ".npz":
+        try:
+            data = np.load(path, allow_pickle=False)
+            if not isinstance(data, np.lib.npyio.NpzFile):
+                raise ValueError("a single array, not an .npz archive")
+            with data:
+                for key in data.files:
+                    data[key]                   # reads the array, so a damaged one shows here
+        except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error) as error:
+            raise ValueError(f"{path} is damaged (not a readable .npz: {_one_line(error)})") from None
+
+
+def _unit_folder(path: Path, out: Path) -> Path | None:
+    """The unit folder a file belongs to: its nearest folder below `out` that holds a unit's own files."""
+    for folder in path.parents:
+        if folder == out:
+            return None
+        if any((folder / name).exists() for name in UNIT_MARKERS):
+            return folder
+    return None
+
+
+def _without_runs(settings: dict) -> dict:
+    """The settings without the number of runs and the run selection (--run K): runs are independent units."""
+    return {**{k: v for k, v in settings.items() if k != "run"},
+            "config": {k: v for k, v in settings["config"].items() if k != "runs"}}
+
+
+def _one_line(error) -> str:
+    return " ".join(str(error).split())

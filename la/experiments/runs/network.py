@@ -1,0 +1,57 @@
+"""A trained network on disk with what it was trained on: its domain and its encoding.
+
+    save_network(net, encoding, path)     an FFNN or a WUNN (`la.experiments.runs.persist`), with about = {"domain": the
+                                          domain's name, "encoding": `la.features.encodings.describe(encoding)`}
+    net, about = load_network(path)       the network and that record, checked; no PDB is loaded yet
+    encoding = network_encoding(about)    the encoding remade (PDBs loaded, or built on first use)
+
+A network reads states only through its encoding, so it is usable only on the domain and encoding it was
+trained on: `load_network(path, domain)` refuses any other domain in one line. Files saved before networks
+recorded this (the committed networks under figures/ and in results folders) hold none; they are read as
+15-puzzle networks on the one-hot, the only kind `la` trained then (`la.experiments.runs.compat`).
+"""
+import zipfile
+import zlib
+
+from la.domains.names import make_domain
+from la.experiments.runs.compat import network_about
+from la.experiments.runs.persist import load, read_about, save
+from la.features.encodings import describe, from_description
+
+
+def save_network(net, encoding, path) -> None:
+    """Write `net` (an FFNN or a WUNN on `encoding`'s inputs) to `path` atomically, with its domain and encoding."""
+    if net.n_in != encoding.size:
+        raise ValueError(f"the network has {net.n_in} inputs, but {encoding!r} gives {encoding.size}")
+    save(net, path, about={"domain": encoding.domain.name, "encoding": describe(encoding)})
+
+
+def load_network(path, domain=None) -> tuple:
+    """The network saved at `path` and what it was trained on, {"domain": name, "encoding": description}.
+
+    ValueError naming the file if it cannot be read or is not a network, or, with `domain`, if the network was
+    trained on another domain."""
+    try:
+        about, net = read_about(path), load(path)
+    except (OSError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
+        raise ValueError(f"{path}: not a readable network ({error})") from None
+    if not hasattr(net, "n_in") or not hasattr(net, "params"):
+        raise ValueError(f"{path}: holds an optimiser state, not a network")
+    about = network_about(about)
+    if not (isinstance(about, dict) and isinstance(about.get("domain"), str)
+            and isinstance(about.get("encoding"), dict)):
+        raise ValueError(f"{path}: its record of what it was trained on is damaged: {about!r}")
+    if domain is not None:
+        check_domain(about, domain, path)
+    return net, about
+
+
+def check_domain(about: dict, domain, path) -> None:
+    """ValueError naming the file unless the network at `path`, trained as `about` says, is for `domain`."""
+    if about["domain"] != domain.name:
+        raise ValueError(f"{path}: a network trained on the {about['domain']}, not the {domain.name}")
+
+
+def network_encoding(about: dict, pdb_folder=None, progress=None):
+    """The encoding `about` names, on its domain; PDBs from `pdb_folder` (built there when missing)."""
+    return from_description(make_domain(about["domain"]), about["encoding"], pdb_folder, progress)

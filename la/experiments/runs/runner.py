@@ -1,0 +1,210 @@
+"""What the experiments share: seeds, an output folder that can be resumed, parallel units, progress lines.
+
+An experiment is a list of independent *units* (e.g. "train GTP for run 3, then test it"). Each unit gets its
+own random stream from (seed, its name), so results do not depend on which process runs it or in which order,
+and writes `<out>/<unit>/unit.json` when it is done; `--resume` skips finished units and lets an interrupted one
+continue from its training checkpoint, or a test unit after the last task it finished (`<out>/<unit>/tasks.json`).
+Units run in parallel processes with `--jobs N` (stdlib only; see `la.experiments.runs.processes`), and the folder
+belongs to one run at a time (`la.experiments.runs.folder`).
+
+A run stops early, and says how far it got and how to continue with `--resume`, when a unit fails (exit
+status 1; the unit's traceback goes to the end of its progress.log), on Ctrl-C (130) or on SIGTERM (143). The
+units already finished keep their `unit.json`; those in progress keep their last checkpoint.
+"""
+import os
+import re
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+from la.experiments.runs.cli import COUNT_MAX, SEED_MAX, count, out_folder, seed
+from la.experiments.runs.folder import is_result, read_result, resume_command
+from la.experiments.runs.processes import Terminated, Workers, terminated_raises
+from la.io import write_json
+from la.search.ida_star import ORDERS
+
+SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")     # a unit name's parts become folder names
+
+
+class Stopped(SystemExit):
+    """The run stopped before its units were done; the reason and how to continue have been printed."""
+
+
+class _UnitFailed(Exception):
+    """A unit raised an error; it has been reported."""
+
+
+def unit_rng(seed: int, *key: int) -> np.random.Generator:
+    """An independent random stream for one unit, from the experiment's seed and the unit's integer key."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+
+
+def add_run_options(parser, default_out: str, order: bool = True,
+                    jobs: str = "units run in parallel processes") -> None:
+    """The options every experiment has: --seed, --jobs (`jobs` says what the processes do), --out, --resume, --run
+    and (unless `order` is False, for an experiment without IDA*) IDA*'s --order."""
+    parser.add_argument("--seed", type=seed, default=0, help=f"the experiment's seed, 0..{SEED_MAX} (default 0)")
+    parser.add_argument("--jobs", type=count, default=os.cpu_count() or 1,
+                        help=f"{jobs} (1..{COUNT_MAX}; default: one per core)")
+    parser.add_argument("--out", type=out_folder, default=None,
+                        help=f"results folder, created if need be (default {default_out})")
+    parser.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    parser.add_argument("--run", type=count, default=None, metavar="K",
+                        help="only run K of the --runs N, 1..N, with exactly the seeds it has among the N "
+                             "(folders of single runs are combined with `python -m la.experiments.merge`)")
+    if not order:
+        return
+    parser.add_argument("--order", choices=ORDERS, default="depth-first",
+                        help="IDA*'s goal order in training and testing: depth-first (the authors', default) "
+                             "or batched (the shallowest goal within the bound; see la/search/ida_star.py)")
+
+
+def selected_runs(runs: int, run: int | None) -> list:
+    """The runs this process computes: all of 1..`runs`, or only `run` (--run K). Each unit's seed depends on its
+    run's number, not on how many runs there are (`unit_rng`), so run K alone is run K of the whole experiment."""
+    if run is None:
+        return list(range(1, runs + 1))
+    if not 1 <= run <= runs:
+        raise ValueError(f"--run {run}: expected a run of the experiment, 1..{runs} (set --runs N to at least {run})")
+    return [run]
+
+
+def run_units(function, units: list, out: Path, jobs: int, progress=print) -> list:
+    """Run `function(unit, out, verbose)` for every unit not yet finished; return every unit's result.
+
+    A result is a JSON object with a one-line 'summary'. One progress line per finished unit, with an estimate
+    of the time left from the mean time per unit; with `jobs` > 1 the units' own progress lines (their
+    progress.log) are echoed too, prefixed with the unit's name. Raises `Stopped` if the run stops early.
+    """
+    for unit in units:
+        if not all(SAFE_NAME.fullmatch(part) and part not in (".", "..") for part in unit["name"].split("/")):
+            raise ValueError(f"unit name {unit['name']!r}: each part must be letters, digits, '.', '_' or '-' "
+                             f"(and not '.' or '..')")
+    results, todo = {}, []
+    for unit in units:
+        done = out / unit["name"] / "unit.json"
+        if done.exists():
+            results[unit["name"]] = read_result(done)
+        else:
+            todo.append(unit)
+    if results and progress:
+        progress(f"{len(results)} of {len(units)} units already done")
+    began = time.perf_counter()
+
+    def finished(unit, result):
+        if not is_result(result):
+            raise ValueError(f"unit {unit['name']} returned {type(result).__name__}, not a dict with a 'summary'")
+        write_json(out / unit["name"] / "unit.json", result)
+        results[unit["name"]] = result
+        if progress:
+            count = len(results) - (len(units) - len(todo))
+            elapsed = time.perf_counter() - began
+            left = elapsed / count * (len(todo) - count)
+            progress(f"[{len(results)}/{len(units)}] {unit['name']} done: {summary(result)}  "
+                     f"({elapsed / 60:.1f} min so far, about {left / 60:.1f} min left)")
+
+    try:
+        with terminated_raises():
+            if jobs <= 1 or len(todo) <= 1:
+                _run_here(function, todo, out, finished)
+            else:
+                _run_in_workers(function, todo, out, min(jobs, len(todo)), finished, progress)
+    except _UnitFailed:
+        _stop(1, "stopped", out, len(results), len(units), "fix the cause, then continue with")
+    except KeyboardInterrupt:
+        _stop(130, "interrupted", out, len(results), len(units), "to continue")
+    except Terminated:
+        _stop(143, "terminated", out, len(results), len(units), "to continue")
+    return [results[u["name"]] for u in units]
+
+
+def _run_here(function, todo: list, out: Path, finished) -> None:
+    """Run the units one after the other in this process, printing their progress lines."""
+    for unit in todo:
+        try:
+            result = function(unit, out, True)
+        except Exception as error:
+            _report_failure(unit, out, f"{type(error).__name__}: {error}", traceback.format_exc())
+            raise _UnitFailed() from error
+        finished(unit, result)
+
+
+def _run_in_workers(function, todo: list, out: Path, jobs: int, finished, progress) -> None:
+    """Run the units in `jobs` worker processes, echoing their progress.log lines as they are written."""
+    logs = {unit["name"]: _Tail(out / unit["name"] / "progress.log") for unit in todo}
+
+    def echo(running):
+        for unit in running if progress else []:
+            for line in logs[unit["name"]].new_lines():
+                progress(f"  {unit['name']}: {line}")
+
+    with Workers(jobs) as workers:
+        for unit, kind, payload in workers.run(function, todo, out, tick=echo):
+            echo([unit])
+            if kind == "failed":
+                _report_failure(unit, out, *payload)
+                raise _UnitFailed()
+            finished(unit, payload)
+
+
+def _report_failure(unit: dict, out: Path, line: str, trace: str) -> None:
+    """Say at once which unit failed and where its traceback is: the end of its progress.log."""
+    log = out / unit["name"] / "progress.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "a") as f:
+        f.write(f"failed: {line}\n{trace}")
+    line = " ".join(line.split())
+    print(f"error: unit {out / unit['name']} failed: {line} (traceback at the end of {log})",
+          file=sys.stderr, flush=True)
+
+
+def _stop(code: int, what: str, out: Path, done: int, total: int, advice: str) -> None:
+    print(f"{what}: {done} of {total} units done, kept in {out}; {advice}: {resume_command(out)}",
+          file=sys.stderr, flush=True)
+    raise Stopped(code)
+
+
+class _Tail:
+    """The lines added to a unit's progress.log since the run started (only complete lines)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.offset = path.stat().st_size if path.exists() else 0
+
+    def new_lines(self) -> list:
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                chunk = f.read()
+        except FileNotFoundError:
+            return []
+        end = chunk.rfind(b"\n") + 1
+        self.offset += end
+        return chunk[:end].decode(errors="replace").splitlines()
+
+
+def unit_progress(folder: Path, name: str, verbose: bool):
+    """A progress callback for a unit: appends each line to `<folder>/progress.log` and, when `verbose`, prints
+    it too (with `--jobs N` the main process echoes the log's new lines instead)."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def progress(line: str) -> None:
+        with open(folder / "progress.log", "a") as log:
+            log.write(line + "\n")
+        if verbose:
+            print(f"  {name}: {line}", flush=True)
+    return progress
+
+
+def summary(result: dict) -> str:
+    """A unit's own one-line summary."""
+    return result.get("summary", "")
+
+
+def mean_std(values) -> tuple:
+    """Mean and (population) standard deviation over runs, or (None, None) for none (JSON has no NaN)."""
+    values = np.asarray(list(values), dtype=float)
+    return (float(values.mean()), float(values.std())) if len(values) else (None, None)

@@ -1,0 +1,56 @@
+"""LearnHeuristicPrac as a run that survives interruption: `la.learn.learn_heuristic_prac` with a checkpoint
+after every iteration, snapshots of the networks, and one progress line per iteration.
+
+    learner = train(domain, config, rng, encoding, checkpoint=path, progress=print, snapshots=folder)
+
+With `checkpoint` (a file path) an existing checkpoint is resumed, and the finished run equals an uninterrupted
+one (`la.experiments.runs.checkpoint`). `progress` gets one line per iteration (None: silent). With `snapshots`
+(a folder), the FFNN and WUNN after every `snapshot_every`-th iteration are saved there as `iterNN-ffnn.npz` /
+`iterNN-wunn.npz`, to study how they changed during training.
+"""
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from la.config import LearnConfig
+from la.experiments.runs.checkpoint import restore_learner, save_learner
+from la.experiments.runs.network import save_network
+from la.experiments.runs.progress import duration
+from la.learn import Learner, learn_heuristic_prac
+from la.search.shallowest import ENGINES
+
+
+def train(domain, config: LearnConfig, rng: np.random.Generator, encoding, checkpoint=None, progress=print,
+          snapshots=None, snapshot_every: int = 5) -> Learner:
+    """Run LearnHeuristicPrac to the end, checkpointing after every iteration (module docstring)."""
+    engine = ENGINES[config.order]
+    resume = checkpoint is not None and os.path.exists(checkpoint)
+    learner = restore_learner(checkpoint, domain, config, encoding, engine) if resume else None
+    began, done_before = time.perf_counter(), 0 if learner is None else learner.iteration
+
+    def after_iteration(learner: Learner) -> None:
+        if checkpoint is not None:
+            save_learner(learner, checkpoint)
+        if snapshots is not None and learner.iteration % snapshot_every == 0:
+            for name in ("ffnn", "wunn"):
+                if getattr(learner, name) is not None:
+                    save_network(getattr(learner, name), learner.encoding,
+                                 Path(snapshots) / f"iter{learner.iteration:02d}-{name}.npz")
+        if progress is not None:
+            per_iteration = (time.perf_counter() - began) / (learner.iteration - done_before)
+            progress(progress_line(learner, per_iteration * (config.num_iter - learner.iteration)))
+
+    return learn_heuristic_prac(domain, config, rng, encoding, learner, after_iteration, engine)
+
+
+def progress_line(learner: Learner, left: float) -> str:
+    """One line per finished iteration, with the estimated seconds `left`."""
+    e, cfg = learner.log[-1], learner.config
+    steps = np.mean([t["steps"] for t in e["tasks"]])
+    alpha = "mean" if e["alpha"] is None else f"{e['alpha']:.2f}"
+    return (f"iter {learner.iteration:3d}/{cfg.num_iter}  solved {e['solved']:2d}/{cfg.tasks_per_iter}  "
+            f"α {alpha}  β {e['beta_after']:.2e}  buffer {e['buffer']:6,d}  task length {steps:6.1f}  "
+            f"nodes {e['nodes'] / 1e6:7.1f}M  {e['plan_seconds'] + e['train_seconds']:6.1f} s  "
+            f"(about {duration(left)} left)")

@@ -1,0 +1,151 @@
+"""The confidence experiment's figures (`la/experiments/confidence.py`), one per table, from its results.json.
+
+    python -m la.plots --confidence results/confidence-15-puzzle/results.json --copy   # adopt, then redraw
+    python -m la.plots                 # also redraws every figures/confidence_<domain>.json there is
+
+- `ood` (confidence_<domain>_ood.png): the OOD table. The classifiers' median confidence on held-out teacher
+  states and on uniform and weighted noise, Kendall's τ of every network's prediction against the teacher's
+  cost, and the FFNN's σ_a and the WUNN's σ_e on the same inputs; the paper's Table 1 as markers (IPC domains).
+- `coverage` (confidence_<domain>_coverage.png): the coverage table. Coverage and mean generated nodes (solved
+  tasks) against X for each thresholded row, single queue and dual queue apart; the rows without a threshold
+  (base, GBFS with the classical heuristic) as horizontal lines.
+"""
+import re
+from pathlib import Path
+
+import numpy as np
+
+from la.experiments.runs.cli import MAYBE, read_results
+from la.plots import style
+from la.plots.style import or_nan, plt
+
+_OOD = {"network": str, "runs": int, "score": str, "paper": (dict, type(None)),
+        **dict.fromkeys(("in", "out_u", "out_w", "tau", "in_sd", "out_u_sd", "out_w_sd", "tau_sd"), MAYBE)}
+_COVERAGE = {"row": str, "signal": str, "queue": str, "method": str, "X": (int, type(None)), "runs": int,
+             **dict.fromkeys(("coverage", "coverage_sd", "generated", "generated_sd"), MAYBE)}
+SHAPE = {"domain": str, "config": {"X": [int], "node_limit": int, "instances": [int], "search_network": str},
+         "ood": [_OOD], "coverage": [_COVERAGE]}
+COLOURS = {"softmax": "tab:blue", "sigma_e": "tab:orange", "sigma_a": "tab:green"}
+LABELS = {"softmax": "max-softmax", "sigma_e": "−σ_e (WUNN)", "sigma_a": "−σ_a (FFNN)"}
+STYLES = {"M": ":", "A": "-", "PM": "-.", "PA": "--"}
+KINDS = (("in", "In (held-out)"), ("out_u", "Out-U"), ("out_w", "Out-W"))
+
+
+def read_confidence(path) -> dict:
+    """The confidence record in `path`, checked to hold all that the figures read; ValueError names the file."""
+    record = read_results(path, "confidence", SHAPE)
+    file = repr(str(path))
+    if not re.fullmatch(r"[A-Za-z0-9-]+", record["domain"]):
+        raise ValueError(f"{file}: domain {record['domain'][:40]!r} is not a domain's name (letters, digits, -)")
+    for r in record["coverage"]:
+        if r["method"] not in ("base", *STYLES) or r["signal"] not in ("classical", *COLOURS):
+            raise ValueError(f"{file}: coverage row {r['row'][:40]!r} has an unknown method or signal")
+        if (r["X"] is None) != (r["method"] == "base"):
+            raise ValueError(f"{file}: coverage row {r['row'][:40]!r}: X must be given exactly for thresholded rows")
+    return record
+
+
+def figure_names(record: dict) -> dict:
+    stem = f"confidence_{record['domain']}"
+    return {"ood": f"{stem}_ood.png", "coverage": f"{stem}_coverage.png"}
+
+
+def ood(record: dict, path) -> None:
+    """Median confidence of the classifiers, Kendall's τ of every network, median σ of the FFNN and the WUNN."""
+    rows = record["ood"]
+    classifiers = [r for r in rows if r["score"] == "confidence"]
+    sigmas = [r for r in rows if r["score"] == "sigma"]
+    fig, axes = plt.subplots(1, 3, figsize=(14, 3.9), gridspec_kw={"width_ratios": [1.4, 1.2, 0.8]})
+    for ax, group, scale in ((axes[0], classifiers, 100), (axes[2], sigmas, 1)):
+        x = np.arange(len(group))
+        for i, (key, label) in enumerate(KINDS):
+            ax.bar(x + (i - 1) * 0.27, or_nan(None if r[key] is None else scale * r[key] for r in group), 0.27,
+                   yerr=or_nan(None if r[key + "_sd"] is None else scale * r[key + "_sd"] for r in group),
+                   capsize=2, label=label)
+            paper = [np.nan if r["paper"] is None else scale * r["paper"][key] for r in group]
+            if np.isfinite(paper).any():
+                ax.plot(x + (i - 1) * 0.27, paper, "kx", label="paper (IPC domains)" if i == 0 else None)
+        ax.set_xticks(x, [r["network"] for r in group])
+    axes[0].set_ylabel("median confidence c^NN (%)")
+    axes[0].set_title("max-softmax confidence", fontsize=10)
+    axes[0].legend(fontsize=7)
+    axes[2].set_ylabel("median σ (cost units)")
+    axes[2].set_title("σ of the uncertainty networks", fontsize=10)
+    x = np.arange(len(rows))
+    axes[1].bar(x, or_nan(r["tau"] for r in rows), 0.6, yerr=or_nan(r["tau_sd"] for r in rows), capsize=2)
+    axes[1].plot(x, [np.nan if r["paper"] is None else r["paper"]["tau"] for r in rows], "kx", label="paper")
+    axes[1].set_xticks(x, [r["network"] for r in rows], fontsize=8)
+    axes[1].set_ylabel("Kendall τ, prediction vs teacher cost")
+    axes[1].set_title("ranking on held-out states", fontsize=10)
+    fig.suptitle(f"OOD table on the {record['domain']} (Heller et al. 2022, Table 1); mean over "
+                 f"{classifiers[0]['runs'] if classifiers else 0} run(s), error bars: sd", fontsize=11)
+    fig.tight_layout()
+    style.save(fig, path)
+
+
+def coverage(record: dict, path) -> None:
+    """Coverage and mean generated nodes against X, single queue and dual queue, one line per method and signal."""
+    cfg = record["config"]
+    fig, axes = plt.subplots(2, 2, figsize=(12, 7.5), sharex=True)
+    for col, queue in enumerate(("single", "dual")):
+        for line, (key, scale) in enumerate((("coverage", 100), ("generated", 1))):
+            ax = axes[line][col]
+            _rows_without_threshold(ax, record["coverage"], queue, key, scale)
+            _rows_by_X(ax, record["coverage"], queue, cfg["X"], key, scale)
+            ax.set_xticks(range(len(cfg["X"])), [f"X = {x} %" for x in cfg["X"]])
+            if key == "generated":
+                ax.set_yscale("log")
+                ax.set_ylabel("mean generated nodes (solved tasks)")
+                continue
+            ax.set_ylabel("coverage (%)")
+            ax.set_ylim(-2, 102)
+            ax.set_title("single queue (GBFS)" if queue == "single" else "dual queue (h^NN + classical)", fontsize=10)
+            ax.legend(fontsize=6, ncol=2)
+    fig.suptitle(f"Coverage on the {record['domain']}: {len(cfg['instances'])} test tasks, {cfg['node_limit']:,} "
+                 f"nodes each, h^NN of {cfg['search_network']} (Heller et al. 2022, Table 2)", fontsize=11)
+    fig.tight_layout()
+    style.save(fig, path)
+
+
+def _rows_without_threshold(ax, rows: list, queue: str, key: str, scale: float) -> None:
+    """The queue's base row and GBFS with the classical heuristic, as horizontal lines."""
+    for r in rows:
+        if r["method"] == "base" and (r["queue"] == queue or r["signal"] == "classical") and r[key] is not None:
+            classical = r["signal"] == "classical"
+            ax.axhline(scale * r[key], color="k" if classical else "tab:blue", ls="-." if classical else "-", lw=1,
+                       alpha=0.7, label=r["row"])
+
+
+def _rows_by_X(ax, rows: list, queue: str, X: list, key: str, scale: float) -> None:
+    """One line per thresholded method and signal of the queue, against X; equal lines drawn side by side."""
+    lines = {}
+    for r in rows:
+        if r["queue"] == queue and r["method"] != "base":
+            lines.setdefault((r["signal"], r["method"]), {})[r["X"]] = r
+    for i, ((signal, method), by_X) in enumerate(lines.items()):
+        value = lambda x, k: None if x not in by_X or by_X[x][k] is None else scale * by_X[x][k]   # noqa: E731
+        ax.errorbar(np.arange(len(X)) + 0.02 * (i - (len(lines) - 1) / 2), or_nan(value(x, key) for x in X),
+                    yerr=or_nan(value(x, key + "_sd") for x in X), color=COLOURS[signal], ls=STYLES[method],
+                    marker="o", ms=4, capsize=2, label=f"{method} {LABELS[signal]}")
+
+
+def draw(record: dict, folder) -> list:
+    """Both figures into `folder`; returns their paths."""
+    names = figure_names(record)
+    paths = [Path(folder) / names["ood"], Path(folder) / names["coverage"]]
+    ood(record, paths[0])
+    coverage(record, paths[1])
+    return paths
+
+
+def read_all(paths: list) -> dict:
+    """The confidence records in `paths` by domain, each checked; a second record of one domain is refused."""
+    records = {}
+    for path in paths:
+        record = read_confidence(path)
+        if record["domain"] in records:
+            raise ValueError(f"{str(path)!r}: a second confidence record on the {record['domain']} (the first: "
+                             f"{str(records[record['domain']][0])!r})")
+        records[record["domain"]] = (path, record)
+    return records
+

@@ -1,0 +1,37 @@
+"""What every figure module shares: matplotlib with the Agg backend (files only, no window), `plt`, where the
+figures live, and how a figure is saved.
+
+The figure modules draw with `plt` from here and save through `style.save`, looked up here at each call, so
+that a test can watch every figure saved by replacing this one function."""
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+FIGURES = ROOT / "figures"
+TUTORIAL_FIGURES = FIGURES / "tutorials"          # ignored by git (.gitignore)
+
+
+def tutorial_figure_path(tutorial) -> Path:
+    """Where a tutorial (pass its `__file__`) saves its figure: figures/tutorials/<its name>.png.
+
+    The folder is ignored by git, so reading the tutorials never changes a committed file; the committed
+    figures in figures/ are drawn only by `python -m la.plots`, from committed results."""
+    TUTORIAL_FIGURES.mkdir(parents=True, exist_ok=True)
+    return TUTORIAL_FIGURES / f"{Path(tutorial).stem}.png"
+
+
+def save(fig, path) -> None:
+    """Write `fig` to `path` (its folder made if need be) at 120 dpi, and close it."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def or_nan(values) -> list:
+    """Numbers for plotting: None (no value: no solved task, or none in the paper) becomes NaN, not drawn."""
+    return [np.nan if v is None else v for v in values]

@@ -1,0 +1,120 @@
+"""The core and the shell (la/__init__.py): the learner loads the core only, the core never imports the shell,
+and la/__init__.py lists exactly the modules a student reads, with their sizes."""
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CORE = ("la.domains", "la.pdb", "la.features", "la.heuristics", "la.search", "la.nn", "la.tasks", "la.buffer",
+        "la.learn", "la.config", "la.io")
+SHELL = ("la.rivals", "la.heller", "la.experiments", "la.plots", "la.solve", "la.bench", "la.data")
+ENTRY_POINTS = ("__main__",)        # `python -m la.pdb build`: a command line, part of the shell wherever it lives
+BUDGET = 2_200                      # physical lines a student reads: `import la.learn` and the reference IDA*
+
+
+def within(module: str, packages) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def loaded_by(code: str) -> list:
+    """The `la` modules a fresh interpreter holds after running `code`."""
+    out = subprocess.run([sys.executable, "-c", f"{code}; import sys; print(*sorted(sys.modules))"],
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout.split()
+    return [m for m in out if m == "la" or m.startswith("la.")]
+
+
+def source(module: str) -> Path:
+    path = ROOT / Path(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def line_counts(path: Path) -> tuple[int, int]:
+    """(physical lines, code lines): code lines are neither blank, nor comments, nor docstrings."""
+    text = path.read_text(encoding="utf-8")
+    docstrings = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(getattr(first.value, "value", None), str):
+                docstrings.update(range(first.lineno, first.end_lineno + 1))
+    lines = text.splitlines()
+    code = sum(1 for i, line in enumerate(lines, 1)
+               if line.strip() and not line.strip().startswith("#") and i not in docstrings)
+    return len(lines), code
+
+
+def listed() -> dict:
+    """The modules la/__init__.py's docstring lists, with the line counts it gives: {module: (physical, code)}."""
+    doc = ast.get_docstring(ast.parse((ROOT / "la" / "__init__.py").read_text(encoding="utf-8")))
+    return {m: (int(p), int(c)) for m, p, c in re.findall(r"^\s*(la(?:\.\w+)*)\s+(\d+)\s+(\d+)\b", doc, re.M)}
+
+
+def test_importing_the_learner_loads_no_module_of_the_shell_and_none_of_the_pdbs():
+    modules = loaded_by("import la.learn")
+    assert "la.learn" in modules and "la.search.depth_first" in modules          # the check sees the core
+    assert [m for m in modules if within(m, SHELL) or within(m, ("la.pdb",))] == []
+
+
+def test_the_check_catches_a_shell_module_and_a_pdb():
+    modules = loaded_by("import la.learn, la.experiments.runs.training, la.features.encodings")
+    assert "la.experiments.runs.training" in modules and "la.pdb.store" in modules
+
+
+def imports(path: Path) -> list:
+    """Every module `path` imports, at the top or inside functions: (line, module) pairs, relative ones resolved."""
+    tree, found = ast.parse(path.read_text(encoding="utf-8")), []
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
+            found += [(node.lineno, base)] + [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return found
+
+
+def core_files() -> list:
+    files = [p for p in (ROOT / "la").rglob("*.py")
+             if within(".".join(p.relative_to(ROOT).with_suffix("").parts), CORE) and p.stem not in ENTRY_POINTS]
+    files.append(ROOT / "la" / "__init__.py")
+    return files
+
+
+def test_no_core_module_imports_the_shell_not_even_inside_a_function():
+    assert len(core_files()) > 30
+    wrong = [f"{p.relative_to(ROOT)}:{line} imports {module}" for p in core_files()
+             for line, module in imports(p) if within(module, SHELL)]
+    assert wrong == []
+
+
+def test_the_scan_sees_an_import_inside_a_function(tmp_path):
+    fake = ROOT / "la" / "search" / "_scan_probe.py"
+    try:
+        fake.write_text("def f():\n    from la.heller import greedy\n    return greedy\n", encoding="utf-8")
+        assert [(line, m) for line, m in imports(fake) if within(m, SHELL)][0] == (2, "la.heller")
+    finally:
+        fake.unlink()
+
+
+def test_la_init_lists_exactly_what_a_student_reads_with_its_line_counts():
+    modules = sorted(set(loaded_by("import la.learn, la.search.reference")))
+    actual = {m: line_counts(source(m)) for m in modules}
+    table = "\n".join(f"    {m:34s}{p:5d}{c:6d}" for m, (p, c) in actual.items())
+    assert listed() == actual, f"la/__init__.py should list, as module, physical lines, code lines:\n{table}"
+    assert sum(p for p, _ in actual.values()) <= BUDGET
+    assert all(within(m, CORE) or m == "la" for m in modules)
+
+
+@pytest.mark.parametrize("text, counts", [('"""Doc."""\nimport os\n\n# c\nx = 1\n', (5, 2)),
+                                          ('def f():\n    """A\n    B."""\n    return 1\n', (4, 2))])
+def test_line_counts_leave_out_blanks_comments_and_docstrings(tmp_path, text, counts):
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    assert line_counts(path) == counts
