@@ -21,7 +21,7 @@ from la.experiments import baselines, table1
 from la.experiments.runs.folder import ROOT, check_folder
 from la.experiments.runs.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, table
-from la.features import TwoDim
+from la.features import OneHot
 from la.heuristics.classical import Gap
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.experiments.runs.network import load_network, save_network
@@ -156,7 +156,7 @@ def test_the_command_refuses_bad_baseline_options_in_one_line(args, message, tmp
 
 
 def test_saved_networks_without_their_training_log_need_the_records_given(tmp_path, capsys):
-    networks, encoding = tmp_path / "networks", TwoDim(SlidingTile(4))
+    networks, encoding = tmp_path / "networks", OneHot(SlidingTile(4))
     save_network(fitted_network(np.random.default_rng(0)), encoding, networks / "run1" / "alpha" / "network.npz")
     mean, _ = build_ffnn(table1.QUICK.learn_mean.ffnn, encoding.size, np.random.default_rng(0))
     save_network(mean, encoding, networks / "run1" / "mean" / "network.npz")

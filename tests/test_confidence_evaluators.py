@@ -9,7 +9,7 @@ import pytest
 
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.features import TwoDim
+from la.features import OneHot
 from la.heller.classifier import Classifier
 from la.heller.evaluators import CHUNK, NNEvaluator, SigmaA, SigmaE
 from la.heller.thresholds import AdaptiveThreshold, MeanThreshold
@@ -42,12 +42,12 @@ def classifier(n_in=128, H=40, seed=1, dtype=np.float64):
 
 def test_the_one_hot_gather_gives_the_classifiers_own_h_and_c():
     net, s = classifier(), states(300)
-    h, c = NNEvaluator(net, TwoDim(FIFTEEN))(s)
-    h_ref, c_ref = net.predict(TwoDim(FIFTEEN)(s))
+    h, c = NNEvaluator(net, OneHot(FIFTEEN))(s)
+    h_ref, c_ref = net.predict(OneHot(FIFTEEN)(s))
     assert h.dtype == np.int64 and c.dtype == np.float64 and h.shape == c.shape == (300,)
     np.testing.assert_array_equal(h, h_ref)
     np.testing.assert_allclose(c, c_ref, rtol=1e-12)
-    np.testing.assert_allclose(NNEvaluator(net, TwoDim(FIFTEEN)).z1(s), net.z1(TwoDim(FIFTEEN)(s)), atol=1e-12)
+    np.testing.assert_allclose(NNEvaluator(net, OneHot(FIFTEEN)).z1(s), net.z1(OneHot(FIFTEEN)(s)), atol=1e-12)
 
 
 def test_any_other_encoding_goes_through_the_product_and_a_large_batch_through_chunks():
@@ -64,7 +64,7 @@ def test_the_sigma_signals_keep_h_and_give_minus_sigma():
     net = classifier()
     wunn = WUNN(128, 6, np.random.default_rng(4))
     ffnn = FFNN(128, 6, 2, np.random.default_rng(5))
-    encoding = TwoDim(FIFTEEN)
+    encoding = OneHot(FIFTEEN)
     h, _ = NNEvaluator(net, encoding)(s)
     h_e, c_e = NNEvaluator(net, encoding, SigmaE(wunn))(s)
     h_a, c_a = NNEvaluator(net, encoding, SigmaA(ffnn))(s)
@@ -81,9 +81,9 @@ def test_thresholds_on_minus_sigma_keep_the_least_uncertain_states():
     thresholds of Heller et al. apply to −σ unchanged."""
     s = states(500, seed=6)
     wunn = WUNN(128, 6, np.random.default_rng(7))
-    evaluator = NNEvaluator(classifier(), TwoDim(FIFTEEN), SigmaE(wunn))
+    evaluator = NNEvaluator(classifier(), OneHot(FIFTEEN), SigmaE(wunn))
     h, c = evaluator(s)
-    sigma = wunn.predict_exact(TwoDim(FIFTEEN)(s))[1]
+    sigma = wunn.predict_exact(OneHot(FIFTEEN)(s))[1]
     for X in (5, 40, 80):
         keep = MeanThreshold.from_training(c, X).confident(h, c)
         np.testing.assert_array_equal(keep, sigma <= np.percentile(sigma, 100 - X))
@@ -97,9 +97,9 @@ def test_mismatched_networks_are_refused():
     with pytest.raises(ValueError, match="two-output"):
         SigmaA(FFNN(128, 6, 1, np.random.default_rng(0)))
     with pytest.raises(ValueError, match="classifier has 16 inputs"):
-        NNEvaluator(classifier(n_in=16), TwoDim(FIFTEEN))
+        NNEvaluator(classifier(n_in=16), OneHot(FIFTEEN))
     with pytest.raises(ValueError, match="σ network has 16 inputs"):
-        NNEvaluator(classifier(), TwoDim(FIFTEEN), SigmaE(WUNN(16, 4, np.random.default_rng(0))))
+        NNEvaluator(classifier(), OneHot(FIFTEEN), SigmaE(WUNN(16, 4, np.random.default_rng(0))))
 
 
 # --- the supervised fit of the FFNN and the WUNN -----------------------------------------------------------------
@@ -110,7 +110,7 @@ def md_data():
     eight = SlidingTile(3)
     rng = np.random.default_rng(8)
     s = random_walk(eight, rng.integers(0, 30, 1200), rng, n=1200)
-    X, y = TwoDim(eight)(s), Manhattan(eight)(s)
+    X, y = OneHot(eight)(s), Manhattan(eight)(s)
     return X[:1000], y[:1000], X[1000:], y[1000:]
 
 

@@ -8,7 +8,7 @@ from la.rivals.calibration import (admissible_fraction, conformal_heuristic, con
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
 from la.features.encodings import for_domain
-from la.features import TwoDim
+from la.features import OneHot
 from la.heuristics.classical import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible, to_h, y_alpha, z_alpha
 from la.nn import FFNN
@@ -132,8 +132,8 @@ def test_quantile_minus_probit_alpha_is_the_plain_heuristic():
     states = random_walk(domain, rng.integers(0, 30, 500), rng, n=500)
     start = random_walk(domain, 18, rng)[0]
     for alpha in (0.25, 0.75, 0.9):
-        plain = LikelyAdmissible(net, TwoDim(domain), alpha)
-        conformal = LikelyAdmissible(net, TwoDim(domain), alpha, quantile=-norm.ppf(alpha))
+        plain = LikelyAdmissible(net, OneHot(domain), alpha)
+        conformal = LikelyAdmissible(net, OneHot(domain), alpha, quantile=-norm.ppf(alpha))
         np.testing.assert_array_equal(conformal(states), plain(states))
         np.testing.assert_array_equal(conformal.values(conformal.hidden(states)), plain.values(plain.hidden(states)))
         a, b = ida_star(domain, plain, start), ida_star(domain, conformal, start)
@@ -147,9 +147,9 @@ def test_quantile_needs_alpha_test_time_and_a_finite_number():
                           ({"alpha": 0.9, "y_q": 30.0, "quantile": 1.0}, "is for the test-time heuristic"),
                           ({"alpha": 0.9, "quantile": np.inf}, "must be a finite number, got inf")]:
         with pytest.raises(ValueError, match=words):
-            LikelyAdmissible(net, TwoDim(domain), **kwargs)
+            LikelyAdmissible(net, OneHot(domain), **kwargs)
     states, h_star = random_walk(domain, 10, np.random.default_rng(1), n=20), np.full(20, 10)
     with pytest.raises(ValueError, match="n=20 states is too small for alpha=0.99"):
-        conformal_heuristic(net, TwoDim(domain), states, h_star, 0.99)
+        conformal_heuristic(net, OneHot(domain), states, h_star, 0.99)
     with pytest.raises(ValueError, match="expected one h\\* per state, 20 of them"):
-        conformal_heuristic(net, TwoDim(domain), states, h_star[:5], 0.9)
+        conformal_heuristic(net, OneHot(domain), states, h_star[:5], 0.9)

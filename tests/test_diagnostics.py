@@ -9,7 +9,7 @@ from la.domains.sliding_tile import SlidingTile
 from la.experiments import diagnostics
 from la.experiments.runs.persist import save
 from la.experiments.runs.training import train
-from la.features import TwoDim
+from la.features import OneHot
 from la.plots import diagnostics as plots_diagnostics
 
 
@@ -44,7 +44,7 @@ def test_coverage_compares_the_wunn_and_h_star_in_cost_units():
 def test_diagnostics_on_a_toy_run(tmp_path):
     folder = tmp_path / "run1" / "alpha"
     cfg = LearnConfig(num_iter=4, node_limit=100_000, train_iter=50, wunn_blocks=2, max_steps=50)
-    learner = train(SlidingTile(4), cfg, np.random.default_rng(0), TwoDim(SlidingTile(4)),
+    learner = train(SlidingTile(4), cfg, np.random.default_rng(0), OneHot(SlidingTile(4)),
                     checkpoint=folder / "checkpoint.npz", progress=None, snapshots=folder / "snapshots",
                     snapshot_every=1)
     save(learner.ffnn, folder / "network.npz")

@@ -16,7 +16,7 @@ from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
 from la.experiments.runs.checkpoint import restore_learner, save_learner
 from la.experiments.runs.training import train
-from la.features import TwoDim
+from la.features import OneHot
 from la.features.blocksworld import BlockFeatures
 from la.features.pancake import PancakeFeatures
 from la.features.sliding_tile import TileFeatures
@@ -125,7 +125,7 @@ class ReadsInputs:
     step_reads = ("x",)
 
     def __init__(self):
-        self.inner = TwoDim(SlidingTile(3))
+        self.inner = OneHot(SlidingTile(3))
         self.domain, self.size = self.inner.domain, self.inner.size
 
     def __call__(self, states):

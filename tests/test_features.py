@@ -12,7 +12,7 @@ from la.domains.blocksworld import Blocksworld
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.features import TwoDim, two_dim
+from la.features import OneHot, one_hot_inputs
 from la.features.blocksworld import BlockFeatures
 from la.features.encodings import encode, encoding_size, for_domain
 from la.features.pancake import PancakeFeatures
@@ -207,11 +207,11 @@ def load_groups(encoding) -> dict:
 def test_one_hot_through_the_contract_is_two_dim():
     domain = SlidingTile(4)
     encoding = for_domain(domain)
-    assert isinstance(encoding, TwoDim) and encoding.size == 128 == encoding_size(domain)
+    assert isinstance(encoding, OneHot) and encoding.size == 128 == encoding_size(domain)
     states = drawn(domain, 4, n=20)
     x = encoding(states)
     assert x.dtype == np.float32 and x.shape == (20, 128)
-    assert np.array_equal(x, two_dim(states, 4)) and np.array_equal(x, encode(domain, states))
+    assert np.array_equal(x, one_hot_inputs(states, 4)) and np.array_equal(x, encode(domain, states))
     assert [row.tolist() for row in x] == [two_dim_oracle(4, s.tolist()) for s in states]
     assert encoding.admissible(states) is None
     assert x.sum(axis=1).tolist() == [32.0] * 20
@@ -249,7 +249,7 @@ def walk_incrementally(encoding, seed, n=16, steps=30):
 
 
 def test_one_hot_step_equals_from_scratch():
-    walk_incrementally(TwoDim(SlidingTile(4)), 5)
+    walk_incrementally(OneHot(SlidingTile(4)), 5)
 
 
 def test_tile_features_step_equals_from_scratch(tiles):
@@ -314,7 +314,7 @@ def test_for_domain_refuses_domains_without_an_encoding():
     with pytest.raises(ValueError, match="no network encoding for the 8-pancake"):
         for_domain(Pancake(8))
     with pytest.raises(ValueError, match="sliding-tile"):
-        TwoDim(Blocksworld(4))
+        OneHot(Blocksworld(4))
 
 
 def test_partitions_must_be_disjoint_and_of_the_domain(folder):

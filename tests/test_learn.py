@@ -15,7 +15,7 @@ from la.experiments.domains import DOMAINS
 from la.experiments.runs.checkpoint import restore_learner, save_learner
 from la.experiments.runs.training import train
 from la.experiments.table1 import SuboptimalityConfig
-from la.features import TwoDim
+from la.features import OneHot
 from la.learn import Learner, learn_heuristic_prac
 from la.nn.config import FFNNConfig, WUNNConfig
 from la.search.bfs import ExactDistances
@@ -25,7 +25,7 @@ EIGHT = SlidingTile(3)
 SMALL = LearnConfig(num_iter=5, node_limit=100_000, max_steps=60, train_iter=60, wunn_blocks=3)
 
 
-ONE_HOT = TwoDim(EIGHT)
+ONE_HOT = OneHot(EIGHT)
 
 
 def run(config=SMALL, seed=0):

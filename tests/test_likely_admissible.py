@@ -7,7 +7,7 @@ from scipy.stats import norm
 
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.features import TwoDim
+from la.features import OneHot
 from la.heuristics.likely_admissible import LikelyAdmissible, to_h, y_alpha, z_alpha
 from la.nn import FFNN
 from la.search import check_plan, ida_star
@@ -40,26 +40,26 @@ def test_test_time_and_training_time_values_by_hand():
     net = constant_net(mu_s=4.2, phi=0.3)                  # μ = 42 cost units, σ_a = 10·softplus(0.3)
     sigma = 10 * math.log1p(math.exp(0.3))
     z = norm.ppf(0.9)
-    test = LikelyAdmissible(net, TwoDim(domain), alpha=0.9)
+    test = LikelyAdmissible(net, OneHot(domain), alpha=0.9)
     assert test.values(test.hidden(states))[0] == pytest.approx(42 - sigma * z)
-    below = LikelyAdmissible(net, TwoDim(domain), alpha=0.9, y_q=50.0)    # μ < y^q: σ_t = σ_a
+    below = LikelyAdmissible(net, OneHot(domain), alpha=0.9, y_q=50.0)    # μ < y^q: σ_t = σ_a
     assert below.values(below.hidden(states))[0] == pytest.approx(42 - sigma * z)
-    above = LikelyAdmissible(net, TwoDim(domain), alpha=0.9, y_q=40.0)    # μ >= y^q: σ_t = 1 cost unit
+    above = LikelyAdmissible(net, OneHot(domain), alpha=0.9, y_q=40.0)    # μ >= y^q: σ_t = 1 cost unit
     assert above.values(above.hidden(states))[0] == pytest.approx(42 - z)
-    untrained = LikelyAdmissible(net, TwoDim(domain), alpha=0.99, y_q=-math.inf)
+    untrained = LikelyAdmissible(net, OneHot(domain), alpha=0.99, y_q=-math.inf)
     assert untrained(states)[0] == round(42 - norm.ppf(0.99))      # `NNBayesHeuristic.H`: round(10μ − 2.33)
-    mean = LikelyAdmissible(FFNN(128, 20, 1, np.random.default_rng(1)), TwoDim(domain))
+    mean = LikelyAdmissible(FFNN(128, 20, 1, np.random.default_rng(1)), OneHot(domain))
     assert mean.alpha is None and mean(states).dtype == np.int64
 
 
 def test_clipped_sigma_and_floor():
     domain = SlidingTile(4)
-    h = LikelyAdmissible(constant_net(mu_s=0.1, phi=30.0), TwoDim(domain), alpha=0.95)   # σ_a clipped at softplus(1)
+    h = LikelyAdmissible(constant_net(mu_s=0.1, phi=30.0), OneHot(domain), alpha=0.95)   # σ_a clipped at softplus(1)
     assert h(domain.goal[None])[0] == 0                                        # 1 − 21.6 floored at 0
     with pytest.raises(ValueError):
-        LikelyAdmissible(FFNN(128, 20, 1, np.random.default_rng(1)), TwoDim(domain), alpha=0.9)
+        LikelyAdmissible(FFNN(128, 20, 1, np.random.default_rng(1)), OneHot(domain), alpha=0.9)
     with pytest.raises(ValueError):
-        LikelyAdmissible(constant_net(1.0, 0.0), TwoDim(domain), alpha=1.0)
+        LikelyAdmissible(constant_net(1.0, 0.0), OneHot(domain), alpha=1.0)
 
 
 @pytest.mark.parametrize("width", [3, 4])
@@ -69,7 +69,7 @@ def test_incremental_equals_from_scratch(width, alpha, y_q):
     n_in = 2 * width ** 3
     net = FFNN(n_in, 20, 1 if alpha is None else 2, rng)
     net.params["b2"][0] = 3.0                                      # values around 30 cost units
-    h = LikelyAdmissible(net, TwoDim(domain), alpha, y_q)
+    h = LikelyAdmissible(net, OneHot(domain), alpha, y_q)
     states = random_walk(domain, rng.integers(0, 80, 2000), rng, n=2000)
     values, carry = h.start(states)
     parent, move, children = domain.expand(states)
@@ -81,7 +81,7 @@ def test_incremental_equals_from_scratch(width, alpha, y_q):
 def test_search_with_the_network_returns_legal_plans():
     domain, rng = SlidingTile(4), np.random.default_rng(5)
     net = FFNN(128, 20, 2, rng)
-    h = LikelyAdmissible(net, TwoDim(domain), alpha=0.9)
+    h = LikelyAdmissible(net, OneHot(domain), alpha=0.9)
     for start in random_walk(domain, 12, rng, n=3):
         result = ida_star(domain, h, start, node_limit=2_000_000)
         assert result.solved

@@ -18,7 +18,7 @@ from la.experiments.runs import cli
 from la.experiments.runs.compat import NETWORK_ABOUT
 from la.experiments.runs.network import load_network, network_encoding, save_network
 from la.experiments.runs.persist import save
-from la.features import TwoDim
+from la.features import OneHot
 from la.features.blocksworld import BlockFeatures
 from la.features.encodings import ONE_HOT, describe, from_description
 from la.features.pancake import PancakeFeatures
@@ -77,8 +77,8 @@ def test_every_encoding_is_remade_from_its_description(encodings, folder, name):
 
 
 def test_descriptions_of_the_one_hot_and_bad_descriptions():
-    assert describe(TwoDim(SlidingTile(4))) == ONE_HOT
-    assert isinstance(from_description(SlidingTile(3), ONE_HOT), TwoDim)
+    assert describe(OneHot(SlidingTile(4))) == ONE_HOT
+    assert isinstance(from_description(SlidingTile(3), ONE_HOT), OneHot)
     for bad in [{"encoding": "Fourier"}, {}, [], {"encoding": "PancakeFeatures"},
                 {"encoding": "PancakeFeatures", "partitions": [[[0, 1], "2"]]},
                 {"encoding": "PancakeFeatures", "partitions": [[]]}]:
@@ -110,7 +110,7 @@ def test_files_saved_before_are_15_puzzle_networks_on_the_one_hot(tmp_path):
     save(FFNN(128, 20, 2, np.random.default_rng(0)), path)               # how la saved networks before
     net, about = load_network(path, SlidingTile(4))
     assert about == NETWORK_ABOUT == {"domain": "15-puzzle", "encoding": ONE_HOT} and net.n_in == 128
-    assert isinstance(network_encoding(about), TwoDim)
+    assert isinstance(network_encoding(about), OneHot)
     with pytest.raises(ValueError, match="trained on the 15-puzzle, not the 8-puzzle"):
         load_network(path, SlidingTile(3))
     save(Adam({"w": np.zeros(2)}), tmp_path / "adam.npz")
@@ -128,7 +128,7 @@ def korf_network(tmp_path_factory):
     (run1/alpha/network.npz)."""
     from la.bench.neural import fitted_network
     networks = tmp_path_factory.mktemp("networks")
-    save_network(fitted_network(np.random.default_rng(0)), TwoDim(SlidingTile(4)),
+    save_network(fitted_network(np.random.default_rng(0)), OneHot(SlidingTile(4)),
                  networks / "run1" / "alpha" / "network.npz")
     return networks
 

@@ -8,7 +8,7 @@ import pytest
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.experiments.runs.persist import load, save
-from la.features import TwoDim
+from la.features import OneHot
 from la.heller.classifier import (
     Classifier,
     cross_entropy,
@@ -238,7 +238,7 @@ def test_learns_the_manhattan_distance_of_8_puzzle_states():
     domain = make_domain("8-puzzle")
     rng = np.random.default_rng(0)
     states = random_walk(domain, rng.integers(0, 31, 2000), rng, n=2000)
-    x, cost = TwoDim(domain)(states), Manhattan(domain)(states)
+    x, cost = OneHot(domain)(states), Manhattan(domain)(states)
     cfg = replace(ClassifierConfig(), lr=1e-2, batch_size=32, patience=5, max_epochs=60, folds=5)
     net, history = fit(x, cost, cfg, np.random.default_rng(1))
     assert net.H == cost.max() >= 15

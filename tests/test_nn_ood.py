@@ -7,7 +7,7 @@ import pytest
 
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
-from la.features import TwoDim
+from la.features import OneHot
 from la.heller.classifier import Classifier, cross_entropy, log_softmax
 from la.heller.classifier_fit import fit, train
 from la.heller.config import ClassifierConfig, build_classifier
@@ -189,7 +189,7 @@ def test_weighted_noise_training_lowers_confidence_on_noise_and_keeps_accuracy()
     domain = make_domain("8-puzzle")
     rng = np.random.default_rng(0)
     states = random_walk(domain, rng.integers(0, 31, 2000), rng, n=2000)
-    x, cost = TwoDim(domain)(states), Manhattan(domain)(states)
+    x, cost = OneHot(domain)(states), Manhattan(domain)(states)
     cfg = replace(ClassifierConfig(), lr=1e-2, batch_size=32, patience=5, max_epochs=60, folds=5)
     noise = WeightedNoise(x)
     s_bar = noise(1000, np.random.default_rng(2))

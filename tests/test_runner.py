@@ -126,7 +126,7 @@ def files(folder: Path) -> dict:
 def interrupted(tmp_path_factory):
     """A real run stopped by Ctrl-C (SIGINT to its process group) once a unit is done and two are running."""
     out = tmp_path_factory.mktemp("runner") / "interrupted"
-    with Run(out) as job:
+    with Run(out, "--test-sets", "3") as job:      # units of a few seconds: the signal lands while two run
         pids = job.busy(finished=1)
         os.killpg(job.process.pid, signal.SIGINT)
         signalled = time.monotonic()

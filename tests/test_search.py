@@ -167,9 +167,9 @@ def test_check_plan_rejects_broken_plans():
 def learned():
     """y^0.9 of a 128-20-2 network fitted to h* on Korf's optimal paths (the benchmark's): inadmissible."""
     from la.bench.neural import fitted_network
-    from la.features import TwoDim
+    from la.features import OneHot
     from la.heuristics.likely_admissible import LikelyAdmissible
-    return LikelyAdmissible(fitted_network(np.random.default_rng(0)), TwoDim(PUZZLE), alpha=0.9)
+    return LikelyAdmissible(fitted_network(np.random.default_rng(0)), OneHot(PUZZLE), alpha=0.9)
 
 
 def assert_same_search(a, b):
@@ -284,13 +284,13 @@ def test_the_orders_differ_with_an_inadmissible_heuristic():
 
 def test_an_unknown_order_is_refused_and_an_engine_must_match_the_configs_order():
     from la.config import LearnConfig
-    from la.features import TwoDim
+    from la.features import OneHot
     from la.learn import Learner
     with pytest.raises(ValueError, match="order must be one of"):
         LearnConfig(order="breadth-first")
     with pytest.raises(ValueError, match="config.order is 'batched' but the engine searches in the 'depth-first'"):
-        Learner(PUZZLE, LearnConfig(order="batched"), np.random.default_rng(0), TwoDim(PUZZLE))
-    assert Learner(PUZZLE, LearnConfig(order="batched"), np.random.default_rng(0), TwoDim(PUZZLE),
+        Learner(PUZZLE, LearnConfig(order="batched"), np.random.default_rng(0), OneHot(PUZZLE))
+    assert Learner(PUZZLE, LearnConfig(order="batched"), np.random.default_rng(0), OneHot(PUZZLE),
                    ENGINES["batched"]).engine is ENGINES["batched"]
 
 

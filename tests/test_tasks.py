@@ -4,7 +4,7 @@ import pytest
 
 from la.domains.blocksworld import Blocksworld
 from la.domains.sliding_tile import SlidingTile
-from la.features import TwoDim
+from la.features import OneHot
 from la.heuristics.classical import Manhattan
 from la.nn.layers import softmax
 from la.tasks import generate_task_prac, random_walk_tasks
@@ -30,7 +30,7 @@ class NoUncertainty:
 
 
 def decode(X, width):
-    """The inverse of la.features.two_dim: tiles at positions from the one-hot columns and rows."""
+    """The inverse of la.features.one_hot: tiles at positions from the one-hot columns and rows."""
     n = width * width
     bits = X.reshape(len(X), n, 2, width).argmax(axis=3)             # (rows, value, [col, row])
     position = bits[:, :, 1] * width + bits[:, :, 0]                  # (rows, value)
@@ -50,7 +50,7 @@ def test_generate_task_stops_at_the_first_sampled_state_with_enough_uncertainty(
     model = DistanceUncertainty(domain)
     for seed in range(5):
         task = generate_task_prac(domain, model, np.random.default_rng(seed), epsilon=3.0, max_steps=1000,
-                                  trace=True, encoding=TwoDim(domain))
+                                  trace=True, encoding=OneHot(domain))
         sigma_chosen = [step["sigma_e"][step["chosen"]] for step in task.trace]
         assert sigma_chosen[-1] >= 3.0 and all(s < 3.0 for s in sigma_chosen[:-1])
         assert Manhattan(domain)(task.start[None])[0] / 4 >= 3.0
@@ -62,7 +62,7 @@ def test_generate_task_stops_at_the_first_sampled_state_with_enough_uncertainty(
 def test_generate_task_excludes_the_previous_state():
     domain = SlidingTile(4)
     task = generate_task_prac(domain, DistanceUncertainty(domain), np.random.default_rng(1), epsilon=5.0,
-                              trace=True, encoding=TwoDim(domain))
+                              trace=True, encoding=OneHot(domain))
     for before, step in zip(task.trace, task.trace[1:]):
         assert not np.all(step["candidates"] == before["state"], axis=1).any()
 
@@ -70,7 +70,7 @@ def test_generate_task_excludes_the_previous_state():
 def test_generate_task_respects_max_steps():
     domain = SlidingTile(4)
     task = generate_task_prac(domain, NoUncertainty(), np.random.default_rng(2), epsilon=1.0, max_steps=50,
-                              trace=True, encoding=TwoDim(domain))
+                              trace=True, encoding=OneHot(domain))
     assert task.steps == 50 and len(task.trace) == 49                  # the cap is checked before each step
     domain.validate(task.start)
 
@@ -101,9 +101,9 @@ def test_generate_task_takes_the_undoing_move_where_it_is_the_only_one():
 def test_generate_task_is_reproducible():
     domain = SlidingTile(4)
     a = generate_task_prac(domain, DistanceUncertainty(domain), np.random.default_rng(3), epsilon=4.0,
-                           encoding=TwoDim(domain))
+                           encoding=OneHot(domain))
     b = generate_task_prac(domain, DistanceUncertainty(domain), np.random.default_rng(3), epsilon=4.0,
-                           encoding=TwoDim(domain))
+                           encoding=OneHot(domain))
     np.testing.assert_array_equal(a.start, b.start)
 
 

@@ -30,7 +30,7 @@ from la.domains.sliding_tile import SlidingTile
 from la.experiments.runs import cli
 from la.experiments.runs.network import save_network
 from la.experiments.runs.persist import save
-from la.features import TwoDim
+from la.features import OneHot
 from la.nn import FFNN, WUNN
 from la.plots import records as plots_records
 from la.plots import tables as plots_tables
@@ -281,8 +281,8 @@ def make_inputs(folder: Path) -> None:
         (folder / "broken" / "run1" / which).mkdir(parents=True)
         (folder / "broken" / "run1" / which / "network.npz").write_bytes(b"not a network")
     rng = np.random.default_rng(0)
-    save_network(FFNN(128, 20, 1, rng), TwoDim(SlidingTile(4)), folder / "mean.npz")
-    save_network(WUNN(128, 20, rng), TwoDim(SlidingTile(4)), folder / "wunn.npz")
+    save_network(FFNN(128, 20, 1, rng), OneHot(SlidingTile(4)), folder / "mean.npz")
+    save_network(WUNN(128, 20, rng), OneHot(SlidingTile(4)), folder / "wunn.npz")
     pancake = {"encoding": "PancakeFeatures", "partitions": [[[0, 1, 2, 3], [4, 5, 6, 7]]]}    # PDBs never built
     save(FFNN(6, 8, 2, rng), folder / "pancake.npz", about={"domain": "8-pancake", "encoding": pancake})
     efficiency_record = json.loads((FIGURES / "efficiency.json").read_text())

@@ -81,7 +81,7 @@ from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.experiments.runs import cli  # noqa: E402
 from la.heuristics.classical import Manhattan
-from la.features import TwoDim
+from la.features import OneHot
 from la.learn import Learner
 from la.plots.style import tutorial_figure_path
 from la.search import check_plan, ida_star
@@ -121,7 +121,7 @@ print()
 for length_inc in (1, 4, 10):
     walks = [random_walk_tasks(puzzle, 1, length_inc * n, rng)[0].steps for n in range(1, 6)]
     print(f"LengthInc = {length_inc:2d}: the tasks of iterations 1-5 are walks of {walks} steps")
-learner = Learner(puzzle, config, np.random.default_rng(SEED), TwoDim(puzzle))
+learner = Learner(puzzle, config, np.random.default_rng(SEED), OneHot(puzzle))
 first_tasks = [learner.make_task(0) for _ in range(config.tasks_per_iter)]
 _, _, one_step = puzzle.expand(puzzle.goal[None])                      # the only possible first tasks
 print(f"the first iteration, untrained: {len(first_tasks)} walks of {sorted({t.steps for t in first_tasks})} "

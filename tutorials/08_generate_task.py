@@ -45,7 +45,7 @@ from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.features.encodings import encode
 from la.heuristics.classical import Manhattan
-from la.features import TwoDim
+from la.features import OneHot
 from la.learn import Learner
 from la.nn import FFNNConfig
 from la.plots.style import tutorial_figure_path
@@ -67,7 +67,7 @@ puzzle = make_domain("15-puzzle")
 config = replace(LearnConfig(), num_iter=6, node_limit=node_budget(1), ffnn=FFNNConfig(n_out=1, dropout=0.0))
 began = time.perf_counter()
 rng = np.random.default_rng(SEED)
-learner = Learner(puzzle, config, rng, TwoDim(puzzle))
+learner = Learner(puzzle, config, rng, OneHot(puzzle))
 learner.run_iteration()                                                       # the first iteration
 md = Manhattan(puzzle)
 for length in (2, 4, 6, 8, 10):

@@ -42,7 +42,7 @@ from la.config import LearnConfig, node_budget
 from la.domains.names import make_domain
 from la.heuristics.classical import Manhattan
 from la.experiments.runs.training import train
-from la.features import TwoDim
+from la.features import OneHot
 from la.plots.style import FIGURES, tutorial_figure_path
 from la.search import check_plan, ida_star
 
@@ -57,7 +57,7 @@ puzzle = make_domain("15-puzzle")
 config = replace(LearnConfig(), num_iter=14, node_limit=node_budget(0.1), ffnn_batch=2_500, buffer_size=2_500)
 print(f"LearnHeuristicPrac on the 15-puzzle: NumIter {config.num_iter} (paper 50), {config.node_limit:,} nodes per "
       f"task (paper 66 M), FFNN batch and buffer cap {config.ffnn_batch:,} (paper 25,000)")
-learner = train(puzzle, config, np.random.default_rng(SEED), TwoDim(puzzle), progress=print)   # a line per iteration
+learner = train(puzzle, config, np.random.default_rng(SEED), OneHot(puzzle), progress=print)   # a line per iteration
 log = learner.log
 
 # --- 2. What happened ----------------------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ from la.domains.names import make_domain  # noqa: E402
 from la.experiments.table1 import PAPER, SuboptimalityConfig  # noqa: E402
 from la.experiments.suboptimality_table import format_table, summarize, table  # noqa: E402
 from la.heuristics.classical import Manhattan  # noqa: E402
-from la.features import TwoDim  # noqa: E402
+from la.features import OneHot  # noqa: E402
 from la.learn import learn_heuristic_prac  # noqa: E402
 from la.nn.config import FFNNConfig  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
@@ -80,7 +80,7 @@ seeds = {"alpha": SEED, "mean": [SEED, 1]}
 learners = {}
 for name, config in configs.items():
     began = time.perf_counter()
-    learners[name] = learn_heuristic_prac(puzzle, config, np.random.default_rng(seeds[name]), TwoDim(puzzle))
+    learners[name] = learn_heuristic_prac(puzzle, config, np.random.default_rng(seeds[name]), OneHot(puzzle))
     log = learners[name].log
     print(f"trained the {'two-output' if name == 'alpha' else 'single-output'} network: {config.num_iter} "
           f"iterations in {time.perf_counter() - began:.0f} s, {100 * learners[name].solved_fraction():.0f} % of "

@@ -48,7 +48,7 @@ from la.plots.tables import table2_efficiency  # noqa: E402
 from la.config import node_budget  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
 from la.experiments.efficiency import PAPER, EfficiencyConfig, solve_in_order, table, test_set  # noqa: E402
-from la.features import TwoDim  # noqa: E402
+from la.features import OneHot  # noqa: E402
 from la.learn import learn_heuristic_prac  # noqa: E402
 
 SEED = 11
@@ -67,7 +67,7 @@ learners = {}
 for k, variant in enumerate(cfg.variants()):
     began = time.perf_counter()
     learners[variant] = learn_heuristic_prac(puzzle, cfg.learn_config(variant), np.random.default_rng([SEED, k]),
-                                             TwoDim(puzzle))
+                                             OneHot(puzzle))
     steps = [np.mean([t["steps"] for t in e["tasks"]]) for e in learners[variant].log]
     print(f"{variant:>9}  {100 * learners[variant].solved_fraction():11.0f} %  "
           f"{' '.join(f'{s:.0f}' for s in steps):45} {time.perf_counter() - began:5.0f}")

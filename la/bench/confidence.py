@@ -17,7 +17,7 @@ from la import data
 from la.bench import speed, speed_line
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.features import TwoDim
+from la.features import OneHot
 from la.heller.batched_best_first import batched_gbfs
 from la.heller.classifier_fit import split_folds, train
 from la.heller.config import ClassifierConfig, build_classifier
@@ -40,7 +40,7 @@ def trained_evaluator(rng: np.random.Generator, seeds: int, epochs: int):
     domain = SlidingTile(4)
     starts = random_walk(domain, rng.integers(1, WALK_MAX + 1, seeds), rng, n=seeds)
     teacher = label_plans(domain, starts, Manhattan(domain))
-    encoding = TwoDim(domain)
+    encoding = OneHot(domain)
     X, costs = encoding(teacher.states), teacher.costs
     val = split_folds(len(X), ClassifierConfig().folds, rng)[0]
     trn = np.setdiff1d(np.arange(len(X)), val)

@@ -10,7 +10,7 @@ import numpy as np
 from la import data
 from la.bench import speed, speed_line
 from la.domains.sliding_tile import SlidingTile
-from la.features import TwoDim, two_dim
+from la.features import OneHot, one_hot_inputs
 from la.heuristics.likely_admissible import LikelyAdmissible, to_h
 from la.nn import FFNN, Adam
 from la.search import ida_star
@@ -31,8 +31,8 @@ FIT_STEPS, FIT_LR = 400, 1e-2      # full-batch Adam steps on y/10
 def fit_to_plans(encode, plans: list, n_hidden: int, rng: np.random.Generator) -> FFNN:
     """A two-output FFNN fitted to h* of every state along optimal `plans` (y/10 targets), inputs `encode(states)`."""
     X = encode(np.concatenate(plans))
-    y = np.concatenate([np.arange(len(p))[::-1] for p in plans]) / 10.0
     net = FFNN(X.shape[1], n_hidden, 2, rng, dtype=np.float32)
+    y = np.concatenate([np.arange(len(p))[::-1] for p in plans]) / net.scale
     adam = Adam(net.params, lr=FIT_LR)
     for _ in range(FIT_STEPS):
         adam.step(net.params, net.loss_and_grads(X, y)[1])
@@ -43,7 +43,7 @@ def fitted_network(rng: np.random.Generator) -> FFNN:
     """A 128-20-2 FFNN fitted to h* of the states along Korf's optimal solutions."""
     moves = data.optimal_blank_moves("korf100")
     plans = [data.optimal_plan(i.state, moves[i.id]) for i in data.korf100()]
-    return fit_to_plans(lambda states: two_dim(states, 4), plans, 20, rng)
+    return fit_to_plans(lambda states: one_hot_inputs(states, 4), plans, 20, rng)
 
 
 class OneAtATime:
@@ -59,7 +59,7 @@ class OneAtATime:
 def run(rng: np.random.Generator, quick: bool = False) -> dict:
     """Generated nodes per second with the learned heuristic, incremental and batched vs one at a time."""
     domain = SlidingTile(4)
-    h = LikelyAdmissible(fitted_network(rng), TwoDim(domain), alpha=ALPHA)
+    h = LikelyAdmissible(fitted_network(rng), OneHot(domain), alpha=ALPHA)
     ids = QUICK_INSTANCES if quick else INSTANCES
     instances = [i for i in data.korf100() if i.id in ids]
     rounds = QUICK_ROUNDS if quick else ROUNDS

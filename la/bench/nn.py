@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from la.features import two_dim
+from la.features import one_hot_inputs
 from la.nn.config import FFNNConfig, WUNNConfig, build_ffnn, build_wunn
 
 N_STATES = 25_000       # paper §5 MemoryBufferMaxRecords = the FFNN's full batch (`NNBayesHeuristic.GetRecords`)
@@ -36,12 +36,12 @@ def run(rng: np.random.Generator, quick: bool = False) -> list:
 
     `quick` changes nothing here: these timings take seconds.
     """
-    X = two_dim(random_states(N_STATES, rng), WIDTH)                     # (25000, 128) float32
+    X = one_hot_inputs(random_states(N_STATES, rng), WIDTH)                     # (25000, 128) float32
     y = rng.integers(0, 60, N_STATES).astype(np.float32)                 # cost-to-goal-like targets
-    y_scaled = y / 10                                                    # FFNN targets are y/10 (`Program.Main`)
     wunn_cfg, ffnn_cfg = WUNNConfig(), FFNNConfig()
     wunn, wunn_opt = build_wunn(wunn_cfg, X.shape[1], rng)
     ffnn, ffnn_opt = build_ffnn(ffnn_cfg, X.shape[1], rng)
+    y_scaled = y / ffnn.scale                                            # FFNN targets are y/10 (`Program.Main`)
     batch = rng.choice(N_STATES, MINIBATCH, replace=False)
 
     def wunn_step():

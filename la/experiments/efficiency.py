@@ -28,7 +28,7 @@ from la.experiments.runs.folder import ROOT, prepare, provenance
 from la.experiments.runs.network import save_network
 from la.experiments.runs.runner import add_run_options, mean_std, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.runs.training import train
-from la.features import TwoDim
+from la.features import OneHot
 from la.io import write_json, write_text
 from la.nn.config import FFNNConfig
 from la.search import ida_star
@@ -93,7 +93,7 @@ def unit(spec: dict, out: Path, verbose: bool) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     rng = unit_rng(spec["seed"], spec["run"], 0, cfg.variants().index(spec["variant"]))
     puzzle = SlidingTile(4)
-    learner = train(puzzle, cfg.learn_config(spec["variant"]), rng, TwoDim(puzzle),
+    learner = train(puzzle, cfg.learn_config(spec["variant"]), rng, OneHot(puzzle),
                     checkpoint=folder / "checkpoint.npz", progress=unit_progress(folder, name, verbose))
     save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)

@@ -13,6 +13,6 @@ Every encoding has `size`, is called on a batch of states, and gives its admissi
 max(y^α, h_ad)) with `admissible`. Only the one-hot is loaded with the package: the PDB encodings load the
 pattern databases (`la.pdb`), which the 15-puzzle never needs.
 """
-from la.features.one_hot import TwoDim, two_dim, two_dim_index, two_dim_size
+from la.features.one_hot import OneHot, one_hot_index, one_hot_inputs, one_hot_size
 
-__all__ = ["TwoDim", "two_dim", "two_dim_index", "two_dim_size"]
+__all__ = ["OneHot", "one_hot_index", "one_hot_inputs", "one_hot_size"]

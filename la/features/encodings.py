@@ -5,7 +5,7 @@ Importing this module loads the PDB modules (`la.pdb`); the learner itself does 
 """
 from la.domains.sliding_tile import SlidingTile
 from la.features.blocksworld import BlockFeatures
-from la.features.one_hot import TwoDim
+from la.features.one_hot import OneHot
 from la.features.pancake import PancakeFeatures
 from la.features.sliding_tile import TileFeatures
 from la.pdb import store
@@ -13,7 +13,10 @@ from la.pdb.sets import abstraction
 
 # The domains the paper gives PDB features (§5); the other sliding-tile puzzles take the one-hot.
 PAPER_FEATURES = {"24-puzzle": TileFeatures, "24-pancake": PancakeFeatures, "15-blocksworld": BlockFeatures}
-ENCODINGS = {kind.__name__: kind for kind in (TwoDim, TileFeatures, PancakeFeatures, BlockFeatures)}
+# The name each encoding has in the files that describe it: the one-hot's is the authors' (`TwoDim.cs`), the name
+# it had when networks and checkpoints began recording their encoding.
+ENCODINGS = {"TwoDim": OneHot, **{kind.__name__: kind for kind in (TileFeatures, PancakeFeatures, BlockFeatures)}}
+NAMES = {kind: name for name, kind in ENCODINGS.items()}
 ONE_HOT = {"encoding": "TwoDim"}     # how `describe` writes the one-hot down
 
 
@@ -24,7 +27,7 @@ def for_domain(domain, pdb_folder=None, progress=None):
     if domain.name in PAPER_FEATURES:
         return PAPER_FEATURES[domain.name](domain, folder=pdb_folder, progress=progress)
     if isinstance(domain, SlidingTile):
-        return TwoDim(domain)
+        return OneHot(domain)
     raise ValueError(f"no network encoding for the {domain.name}: the one-hot is for sliding-tile puzzles, "
                      f"and the paper's features are for the {', '.join(PAPER_FEATURES)}")
 
@@ -42,12 +45,13 @@ def encoding_size(domain) -> int:
 
 def describe(encoding) -> dict:
     """What remakes `encoding` on its domain, as JSON: its class and, for PDB features, the patterns of each
-    partition (a PDB's table follows from its pattern). E.g. {"encoding": "TwoDim"},
+    partition (a PDB's table follows from its pattern). E.g. {"encoding": "TwoDim"} (the one-hot),
     {"encoding": "BlockFeatures", "partitions": [[[1, 2, 3, 4], [5, 6, 7, 8], ...]]}."""
-    name = type(encoding).__name__
-    if ENCODINGS.get(name) is not type(encoding):
-        raise ValueError(f"cannot describe {encoding!r}: expected one of the encodings {', '.join(ENCODINGS)}")
-    if name == "TwoDim":
+    name = NAMES.get(type(encoding))
+    if name is None:
+        raise ValueError(f"cannot describe {encoding!r}: expected one of the encodings "
+                         f"{', '.join(kind.__name__ for kind in NAMES)}")
+    if type(encoding) is OneHot:
         return dict(ONE_HOT)
     return {"encoding": name, "partitions": [[[int(t) for t in encoding.pdbs[i].abstraction.pattern] for i in group]
                                              for group in encoding.groups]}
@@ -59,8 +63,8 @@ def from_description(domain, description, pdb_folder=None, progress=None):
     kind = ENCODINGS.get(description.get("encoding")) if isinstance(description, dict) else None
     if kind is None:
         raise ValueError(f"unknown encoding {description!r}: expected one of {', '.join(ENCODINGS)}")
-    if kind is TwoDim:
-        return TwoDim(domain)
+    if kind is OneHot:
+        return OneHot(domain)
     partitions = description.get("partitions")
     if not (isinstance(partitions, list) and partitions and all(
             isinstance(group, list) and group and all(isinstance(p, list) and p and all(

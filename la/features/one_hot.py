@@ -10,12 +10,12 @@ import numpy as np
 from la.domains.sliding_tile import SlidingTile
 
 
-def two_dim_size(width: int) -> int:
+def one_hot_size(width: int) -> int:
     """Number of inputs of the encoding for a width x width board."""
     return width * width * 2 * width
 
 
-def two_dim_index(width: int, value, position):
+def one_hot_index(width: int, value, position):
     """Indices of the column bit and the row bit of `value` standing at `position` (arrays broadcast)."""
     value = np.asarray(value, dtype=np.int64)
     position = np.asarray(position, dtype=np.int64)
@@ -23,22 +23,22 @@ def two_dim_index(width: int, value, position):
     return base + position % width, base + width + position // width
 
 
-def two_dim(states: np.ndarray, width: int) -> np.ndarray:
+def one_hot_inputs(states: np.ndarray, width: int) -> np.ndarray:
     """Encode a batch of states (n, W·W), tile at each position, as (n, 2·W³) float32 one-hot rows."""
     states = np.asarray(states)
     n, cells = states.shape
     if cells != width * width:
         raise ValueError(f"states have {cells} cells, expected {width * width} for width {width}")
-    x = np.zeros((n, two_dim_size(width)), dtype=np.float32)
+    x = np.zeros((n, one_hot_size(width)), dtype=np.float32)
     rows = np.repeat(np.arange(n), cells)                      # (n·N,)
     positions = np.tile(np.arange(cells), n)                   # (n·N,)
-    col_bit, row_bit = two_dim_index(width, states.reshape(-1), positions)
+    col_bit, row_bit = one_hot_index(width, states.reshape(-1), positions)
     x[rows, col_bit] = 1.0
     x[rows, row_bit] = 1.0
     return x
 
 
-class TwoDim:
+class OneHot:
     """The one-hot under the encoding contract (`la.features.base`). It has no admissible features: h_ad is
     None, and the planning floor is 0 (the authors' `NNBayesHeuristic.H` for a representation without HArr)."""
 
@@ -48,13 +48,13 @@ class TwoDim:
         if not isinstance(domain, SlidingTile):
             raise ValueError(f"the one-hot encoding is for sliding-tile puzzles, not the {domain.name}")
         self.domain, self.width = domain, domain.width
-        self.size = two_dim_size(domain.width)
+        self.size = one_hot_size(domain.width)
 
     def __repr__(self):
-        return f"TwoDim({self.domain.name}, {self.size} inputs)"
+        return f"OneHot({self.domain.name}, {self.size} inputs)"
 
     def __call__(self, states) -> np.ndarray:
-        return two_dim(states, self.width)
+        return one_hot_inputs(states, self.width)
 
     def admissible(self, states):
         return None
@@ -68,8 +68,8 @@ class TwoDim:
         x = np.take(x, parent, axis=0)                                            # (m, size)
         rows = np.arange(len(parent))
         W = self.width
-        for bit in (*two_dim_index(W, tile, t), *two_dim_index(W, 0, b)):         # clear first: a bit that
+        for bit in (*one_hot_index(W, tile, t), *one_hot_index(W, 0, b)):         # clear first: a bit that
             x[rows, bit] = 0.0                                                    # stays (same row or column)
-        for bit in (*two_dim_index(W, tile, b), *two_dim_index(W, 0, t)):         # is set again below
+        for bit in (*one_hot_index(W, tile, b), *one_hot_index(W, 0, t)):         # is set again below
             x[rows, bit] = 1.0
         return x, None, None

@@ -23,7 +23,7 @@ T[s_p, p] = W1[column bit] + W1[row bit] per cell p, a gather and a sum instead 
 """
 import numpy as np
 
-from la.features import TwoDim, two_dim_index
+from la.features import OneHot, one_hot_index
 
 CHUNK = 8192        # rows per pass when a large batch is scored (training states): bounds the memory of one pass
 SIGNALS = ("softmax", "sigma_e", "sigma_a")     # the confidence signals, as the experiment names them
@@ -66,13 +66,13 @@ class NNEvaluator:
         self.classifier = classifier.astype(classifier.dtype)  # a frozen copy: training may go on elsewhere
         self.encoding, self.signal = encoding, signal
         self.name = "softmax" if signal is None else signal.name
-        self.T = self._one_hot_table() if isinstance(encoding, TwoDim) else None
+        self.T = self._one_hot_table() if isinstance(encoding, OneHot) else None
 
     def _one_hot_table(self) -> np.ndarray:
         """T[v·N + p] = value v on cell p's share of z1, (N·N, hidden[0])."""
         width, n = self.encoding.width, self.encoding.domain.size
         W1 = self.classifier.params["W1"]                                        # (2·W·N, hidden[0])
-        col_bit, row_bit = two_dim_index(width, np.arange(n)[:, None], np.arange(n)[None, :])     # (N, N)
+        col_bit, row_bit = one_hot_index(width, np.arange(n)[:, None], np.arange(n)[None, :])     # (N, N)
         return (W1[col_bit] + W1[row_bit]).reshape(n * n, -1)
 
     def z1(self, states, X=None) -> np.ndarray:

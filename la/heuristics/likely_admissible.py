@@ -37,7 +37,7 @@ Inside IDA* the network costs about as much as the search itself, so the heurist
 import numpy as np
 from scipy.special import ndtri
 
-from la.features import TwoDim, two_dim_index
+from la.features import OneHot, one_hot_index
 
 BLOCK = 1 << 18   # multiply-adds per matrix product in `hidden` (OpenBLAS's threshold for one thread)
 
@@ -88,7 +88,7 @@ class LikelyAdmissible:
         self.z_alpha = None if alpha is None else z_alpha(alpha)
         if quantile is not None:                           # v = μ − σ_a·(−q) = μ + σ_a·q below, in `values`
             self.z_alpha = -self.quantile
-        self.one_hot = isinstance(encoding, TwoDim)
+        self.one_hot = isinstance(encoding, OneHot)
         if self.one_hot:
             self._tables()
         self.reads = tuple(encoding.step_reads)          # what a node keeps besides the encoding's carry
@@ -106,7 +106,7 @@ class LikelyAdmissible:
         """T[v, p]: v at position p's share of z1; D[v·M + m]: the change of z1 when move m slides tile v."""
         width, n = self.domain.width, self.domain.size
         W1 = self.net.params["W1"]                                               # (2·W·N, H)
-        col_bit, row_bit = two_dim_index(width, np.arange(n)[:, None], np.arange(n)[None, :])   # (N, N)
+        col_bit, row_bit = one_hot_index(width, np.arange(n)[:, None], np.arange(n)[None, :])   # (N, N)
         T = W1[col_bit] + W1[row_bit]                                             # (N values, N positions, H)
         b, t = self.domain.blank_from, self.domain.blank_to                       # move m: blank b -> t
         blank_change = T[0, t] - T[0, b]                                          # (M, H)
