@@ -4,7 +4,7 @@ The core is the paper's method, and all a student needs to read: `import la.lear
 (with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical, then code (neither blank,
 nor comment, nor docstring); tests/test_layout.py checks the list.
 
-    la                                   49     3  this map; one BLAS thread
+    la                                   61    16  this map; one BLAS thread
     la.buffer                            55    30  the memory buffer (§4)
     la.config                            91    56  LearnConfig: Alg. 2's constants (§5)
     la.domains                           14     0
@@ -29,21 +29,33 @@ nor comment, nor docstring); tests/test_layout.py checks the list.
     la.search.reference                  77    58  the textbook IDA*
     la.search.result                     60    40  what a search returns
     la.tasks                             59    31  GenerateTaskPrac (Alg. 1)
-    in all                             2188  1260
+    in all                             2200  1273
 
-Also in the core, loaded when used: la.domains (pancake, blocksworld, names: make_domain), la.heuristics
-(classical: Manhattan, gap; pdb), la.features (PDB features, encodings: which domain takes which), la.pdb
-(pattern databases and their cache), la.nn.gradcheck, la.search (bfs; shallowest: the batched order), la.io.
-The shell imports the core, never the other way: la.rivals (Boot, optimal-plan labels, conformal y^α),
-la.heller (Heller et al. 2022's confidence-aware search), la.experiments (the tables, and runs: the run
-machinery), la.plots, la.solve, la.bench, la.data.
+Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb, la.io, BFS,
+the batched order (la.search.shallowest). The shell imports the core, never the other way: la.rivals (Boot,
+optimal plans, conformal y^α), la.heller (Heller et al. 2022), la.experiments, la.plots, la.solve, la.bench, la.data.
 """
 import os
+import sys
+import warnings
 
 # One BLAS thread, set before NumPy loads. The matrices here are small (20 hidden units), so threads cost more
 # than they save, and with `--jobs 2` on two cores they fight the other process; worse, a threaded sum adds in
-# a different order, so a heuristic value can round the other way and a search can take another path. With
-# one thread the same seed gives the same numbers on the same machine (across CPU types, BLAS kernels may
-# still round differently). Set the variables yourself to override.
+# a different order, so a heuristic value can round the other way and a search can take another path.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
+
+# One rounding on every machine. OpenBLAS's kernel (Haswell, SkylakeX, ...) and NumPy's SIMD path (AVX2, AVX-512)
+# follow the CPU and differ in the last bit, which can change a rounded h, a search, and all training after it. So
+# la fixes both to what every x86-64 CPU with AVX2 and FMA runs (LA_NATIVE_NUMERICS=1: the CPU's own, other numbers).
+with open("/proc/cpuinfo" if os.path.exists("/proc/cpuinfo") else os.devnull) as _cpu:     # Linux's CPU flags
+    _flags = set(_cpu.read().split())
+NUMERICS_PINNED = (os.environ.get("LA_NATIVE_NUMERICS") != "1" and os.uname().machine == "x86_64"
+                   and {"avx2", "fma"} <= _flags)
+if NUMERICS_PINNED:
+    if "numpy" in sys.modules:
+        warnings.warn("NumPy was imported before la, so la could not fix its numerics: import la first "
+                      "(results may differ from another machine's in the last bit, and then more)", stacklevel=2)
+    os.environ["OPENBLAS_CORETYPE"] = "Haswell"
+    os.environ.pop("NPY_DISABLE_CPU_FEATURES", None)           # NumPy refuses it beside NPY_ENABLE_CPU_FEATURES
+    os.environ["NPY_ENABLE_CPU_FEATURES"] = "X86_V3"

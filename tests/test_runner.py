@@ -269,7 +269,7 @@ def test_resume_refuses_a_damaged_folder_in_one_line_and_touches_nothing(which, 
     damaged = out / which if which == "experiment.json" else done / which
     damage(damaged)
     before = files(out)
-    assert run(efficiency.main, ["--quick", "--out", str(out), "--resume"]) == 2
+    assert run(efficiency.main, ["--quick", "--test-sets", "3", "--out", str(out), "--resume"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) <= 3 and "Traceback" not in err
     assert str(damaged) in err and ("delete" in err or "restore" in err)
