@@ -67,7 +67,7 @@ def test_the_papers_rows_agree_with_the_node_rates_la_config_derives_from_them()
         rows = table3.PAPER[domain]
         assert {str(a) for a in table3.full(domain).alphas} | {"N/A"} <= set(rows)
         seconds, nodes = rows["0.9"][:2]
-        assert DOMAINS[domain].nodes_per_second == pytest.approx(nodes / seconds)     # la/config.py's source
+        assert DOMAINS[domain].nodes_per_second == pytest.approx(nodes / seconds)   # la/experiments/domains.py's source
         assert all(0 <= row[2] <= 100 and 0 <= row[3] <= 100 for row in rows.values())
         budget = table3.test_budget(domain)
         assert budget >= 9.9 * max(row[1] for name, row in rows.items() if name not in ("PDB", "Gap"))
