@@ -4,7 +4,7 @@ The core is the paper's method, and all a student needs to read: `import la.lear
 (with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical, then code (neither blank,
 nor comment, nor docstring); tests/test_layout.py checks the list.
 
-    la                                   61    16  this map; one BLAS thread
+    la                                   61    16  this map; one BLAS thread, one rounding
     la.buffer                            55    30  the memory buffer (§4)
     la.config                            91    56  LearnConfig: Alg. 2's constants (§5)
     la.domains                           14     0
@@ -49,7 +49,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 # follow the CPU and differ in the last bit, which can change a rounded h, a search, and all training after it. So
 # la fixes both to what every x86-64 CPU with AVX2 and FMA runs (LA_NATIVE_NUMERICS=1: the CPU's own, other numbers).
 with open("/proc/cpuinfo" if os.path.exists("/proc/cpuinfo") else os.devnull) as _cpu:     # Linux's CPU flags
-    _flags = set(_cpu.read().split())
+    _flags = set(next((line for line in _cpu if line.startswith("flags")), "").split())   # the first CPU's
 NUMERICS_PINNED = (os.environ.get("LA_NATIVE_NUMERICS") != "1" and os.uname().machine == "x86_64"
                    and {"avx2", "fma"} <= _flags)
 if NUMERICS_PINNED:

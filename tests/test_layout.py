@@ -64,10 +64,12 @@ def test_the_check_catches_a_shell_module_and_a_pdb():
     assert "la.experiments.runs.training" in modules and "la.pdb.store" in modules
 
 
-def imports(path: Path) -> list:
-    """Every module `path` imports, at the top or inside functions: (line, module) pairs, relative ones resolved."""
+def imports(path: Path, package: str | None = None) -> list:
+    """Every module `path` (in `package`: by default where it lies under la/) imports, at the top or inside
+    functions: (line, module) pairs, relative ones resolved."""
     tree, found = ast.parse(path.read_text(encoding="utf-8")), []
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    if package is None:
+        package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
@@ -94,13 +96,12 @@ def test_no_core_module_imports_the_shell_not_even_inside_a_function():
     assert wrong == []
 
 
-def test_the_scan_sees_an_import_inside_a_function(tmp_path):
-    fake = ROOT / "la" / "search" / "_scan_probe.py"
-    try:
-        fake.write_text("def f():\n    from la.heller import greedy\n    return greedy\n", encoding="utf-8")
-        assert [(line, m) for line, m in imports(fake) if within(m, SHELL)][0] == (2, "la.heller")
-    finally:
-        fake.unlink()
+def test_the_scan_sees_an_import_inside_a_function_and_a_relative_one(tmp_path):
+    probe = tmp_path / "probe.py"                   # read as if it were a module of la.search
+    probe.write_text("def f():\n    from la.heller import greedy\n    from ..rivals import boot\n"
+                     "    return greedy, boot\n", encoding="utf-8")
+    shell = [(line, m) for line, m in imports(probe, "la.search") if within(m, SHELL)]
+    assert (2, "la.heller") in shell and (3, "la.rivals") in shell
 
 
 def test_la_init_lists_exactly_what_a_student_reads_with_its_line_counts():

@@ -259,7 +259,7 @@ class Boot:
                   "instances": self.instances}
         meta = {"format": FORMAT, **self.identity(), "state": {key: getattr(self, key) for key in STATE},
                 "rng": self.rng.bit_generator.state}
-        save_state(path, {"ffnn": self.ffnn, "adam": self.adam}, arrays, as_json(meta))
+        save_state(path, {"ffnn": self.ffnn, "adam": self.adam}, arrays, meta)
 
     @classmethod
     def restore(cls, path, domain, config: BootConfig, encoding=None) -> "Boot":

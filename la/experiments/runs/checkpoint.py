@@ -155,8 +155,8 @@ def restore_learner(path, domain, config, encoding, engine=DepthFirst) -> Learne
     return learner
 
 
-def check_checkpoint(path) -> None:
-    """ValueError naming `path` unless it is a whole LearnHeuristicPrac checkpoint.
+def check_checkpoint(path) -> dict:
+    """ValueError naming `path` unless it is a whole LearnHeuristicPrac checkpoint; else its arrays.
 
     Checked without knowing the run: every array is read (so a damaged member of the zip shows), the metadata
     holds every entry, each saved network and optimiser state rebuilds from arrays of the right shapes, and the
@@ -167,12 +167,12 @@ def check_checkpoint(path) -> None:
     states, labels = arrays[BUFFER[0]], arrays[BUFFER[1]]
     if states.ndim != 2 or labels.ndim != 1 or len(states) != len(labels):
         raise ValueError(f"{path}: the buffer's states {states.shape} and labels {labels.shape} do not match")
+    return arrays
 
 
 def buffer_size(path) -> int:
     """How many records the memory buffer of the checkpoint at `path` holds (checked as `check_checkpoint`)."""
-    check_checkpoint(path)
-    return len(read_state(path)[0][BUFFER[1]])
+    return len(check_checkpoint(path)[BUFFER[1]])
 
 
 def _read_learner(path) -> tuple[dict, dict]:
