@@ -1,5 +1,4 @@
-"""LearnHeuristicPrac (paper Alg. 2, practical form; the authors' `Program.Train`) and its baselines, through
-one loop.
+"""LearnHeuristicPrac (paper Alg. 2, practical form; the authors' `Program.Train`) and its baselines: one loop.
 
     repeat NumIter times:
         for each of NumTasksPerIter tasks:
@@ -74,8 +73,9 @@ class Learner:
                               engine=self.engine)
             if result.solved:
                 plans.append(result.plan)
-            tasks.append({"steps": task.steps, "solved": result.solved, "cost": result.cost,
-                          "generated": result.generated, "expanded": result.expanded, "seconds": result.seconds})
+            tasks.append({"start": task.start.tolist(), "steps": task.steps, "solved": result.solved,
+                          "cost": result.cost, "generated": result.generated, "expanded": result.expanded,
+                          "seconds": result.seconds})
         planned = time.perf_counter()
         alpha_used, beta_used = self.alpha, self.beta
         update_beta = len(plans) >= cfg.solved_threshold

@@ -22,7 +22,7 @@ PROBE = ("import la, ctypes, glob, os, numpy; from numpy._core._multiarray_umath
          "lib = ctypes.CDLL(glob.glob(os.path.join(os.path.dirname(os.path.dirname(numpy.__file__)), "
          "'numpy.libs', '*openblas*'))[0]); core = lib.scipy_openblas_get_corename64_; "
          "core.restype = ctypes.c_char_p; print(core().decode(), f['X86_V4'])")
-UNTIMED = ("command", "commit", "resumed", "time")          # with every "...seconds...": a run's own timings
+UNTIMED = ("command", "commit", "resumed", "time", "machine")         # with every "...seconds...": a run's own timings
 
 
 def flags() -> set:

@@ -38,6 +38,7 @@ from la.experiments.runs.cli import (COUNT_MAX, Parser, count, existing_folder, 
 from la.domains.names import make_domain
 from la.experiments import baselines, figure_data, table3
 from la.experiments.table1 import DEFAULT, FULL, PAPER, QUICK, SuboptimalityConfig
+from la.experiments.runs.machine import machine
 from la.experiments.runs.trained import (calibration_states, check_networks, encoding_for, load_pdbs,
                                     saved_training, trained_network)
 from la.experiments.runs.folder import ROOT, TASKS, prepare, provenance, read_tasks
@@ -57,6 +58,7 @@ from la.search import ida_star
 from la.search.shallowest import ENGINES
 
 TASK_LABELS = {"15-puzzle": "Korf #", "24-puzzle": "Korf & Felner #"}   # how progress lines name a test task
+PAPER_ALPHAS = SuboptimalityConfig().alphas       # Tables 1 and 3's α rows
 UNIFORM_KEY = (0, 1)               # blocksworld's uniform calibration states: run 0 is no run's, so no unit's
 
 
@@ -93,7 +95,7 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
         write_json(folder / "generate_task.json", figure_data.generate_task_traces(folder / "checkpoint.npz",
                                                                                    learn_cfg, spec["seed"]))
     return {"run": spec["run"], "network": which, "solved_train": learner.solved_fraction(),
-            "iterations": learner.iteration,
+            "iterations": learner.iteration, "machine": machine(),
             "seconds": sum(e["plan_seconds"] + e["train_seconds"] for e in learner.log),
             "summary": f"solved {100 * learner.solved_fraction():.1f} % of its training tasks"}
 
@@ -166,6 +168,7 @@ def paper_values(domain: str) -> dict:
 
 
 DOMAIN_NAMES = ("15-puzzle", *table3.BASELINES)       # --domain: Table 1's, then Table 3's
+ROW_NAMES = ("baseline", *map(str, PAPER_ALPHAS), "N/A")      # --rows: "baseline" is the admissible row (MD, ...)
 
 
 def config_for(domain: str, scale: str):
@@ -211,6 +214,15 @@ def parse_args(argv):
                         help="Boot's training instances (default: its authors' 5,000; fewer is said in the table)")
     parser.add_argument("--optimal-records", type=integer(1, 10**7), default=None, metavar="N",
                         help="records of the optimal-plan network (default: as many as the α run's final buffer)")
+    parser.add_argument("--train-budget", type=node_limit, default=None, metavar="N",
+                        help="generated nodes per training task, both networks (default: the scale's; --full: "
+                             "66,000,000, the paper's t_max = 60 s at the authors' 1.1 M nodes/s, la/config.py)")
+    parser.add_argument("--hold-alpha", action="store_true",
+                        help="keep the α network's α at α0 = 0.99 through training (Δ = 0): a ceiling on how "
+                             "much the α schedule costs (figures/table1-gap/)")
+    parser.add_argument("--rows", type=names(ROW_NAMES, "row"), default=None, metavar="ROWS",
+                        help="test only these rows, some of " + ", ".join(ROW_NAMES) + " (default: all; the "
+                             "α rows must be among the scale's)")
     parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
                         help="where pattern databases are cached, for the domains other than the 15-puzzle "
                              "(default: $LA_PDB_DIR, else ~/.cache/la/pdb); missing ones are built there first")
@@ -227,6 +239,17 @@ def main(argv=None) -> int:
     if args.networks is None:            # saved networks keep the order they were trained with
         cfg = replace(cfg, learn=replace(cfg.learn, order=args.order),
                       learn_mean=replace(cfg.learn_mean, order=args.order))
+    elif args.train_budget is not None or args.hold_alpha:
+        raise ValueError("--train-budget and --hold-alpha change training: they cannot go with --networks")
+    if args.train_budget is not None:
+        cfg = replace(cfg, learn=replace(cfg.learn, node_limit=args.train_budget),
+                      learn_mean=replace(cfg.learn_mean, node_limit=args.train_budget))
+    if args.hold_alpha:
+        cfg = replace(cfg, learn=replace(cfg.learn, delta=0.0))     # α = max(α − 0, α_min) stays α0
+    rows = cfg.rows() if args.rows is None else [cfg.baseline_row if r == "baseline" else r for r in args.rows]
+    missing = [r for r in rows if r not in cfg.rows()]
+    if missing:
+        raise ValueError(f"--rows: this scale tests no row {missing[0]} (its rows: {', '.join(cfg.rows())})")
     runs = selected_runs(cfg.runs, args.run)
     out = args.out or default_out(cfg.domain, scale)
     networks = args.networks or out
@@ -244,6 +267,7 @@ def main(argv=None) -> int:
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
                   **({} if args.run is None else {"run": args.run}),
+                  **({} if args.rows is None else {"rows": rows}),
                   **({} if bcfg is None else {"baselines": asdict(bcfg)}),
                   **({"only_baselines": True} if args.only_baselines else {})}, args.resume, command)
     base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg,
@@ -251,8 +275,9 @@ def main(argv=None) -> int:
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
     name = "suboptimality" if cfg.domain == "15-puzzle" else f"Table 3 on the {cfg.domain}"
     reduced = reductions(cfg, config_for(cfg.domain, "full")) + baselines.reductions(bcfg, scale)
+    reduced += ["α held at α0 (Δ = 0)"] if args.hold_alpha else []
     if reduced:
-        print(f"{name} ({scale}) is smaller than the paper's protocol: " + "; ".join(reduced), flush=True)
+        print(f"{name} ({scale}) differs from the paper's protocol: " + "; ".join(reduced), flush=True)
     if args.networks is None:
         print(f"{name} ({scale}): training {2 * len(runs)} networks, results in {out}", flush=True)
         trained = run_units(train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
@@ -265,9 +290,11 @@ def main(argv=None) -> int:
         if "conformal" in bcfg.names:
             conformal = run_units(baselines.conformal_unit, [{**base, "name": f"run{r}/conformal", "run": r}
                                                              for r in runs], out, args.jobs, progress)
-    specs = [] if args.only_baselines else [{**base, "name": cfg.baseline, "row": cfg.baseline_row}]
+    specs = [] if args.only_baselines or cfg.baseline_row not in rows else [
+        {**base, "name": cfg.baseline, "row": cfg.baseline_row}]
     specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row.replace(' ', '-')}", "run": r,
-               "row": row} for r in runs for row in ([] if args.only_baselines else cfg.rows()[1:]) + extra]
+               "row": row} for r in runs for row in ([] if args.only_baselines else
+                                                     [w for w in cfg.rows()[1:] if w in rows]) + extra]
     tasks = "Korf's instances" if cfg.domain == "15-puzzle" else f"the {cfg.domain}'s test tasks"
     print(f"testing {len(specs)} rows on {len(cfg.instances)} of {tasks}", flush=True)
     tests = run_units(test_unit, specs, out, args.jobs, progress)
@@ -276,7 +303,7 @@ def main(argv=None) -> int:
     rows = table(cfg, tests, paper_values(cfg.domain), extra)
     first = networks / "run1" / "alpha" / "generate_task.json"
     record = {"experiment": "suboptimality", "domain": cfg.domain, "scale": scale, "seed": args.seed,
-              "config": asdict(cfg), "runs": runs, "reduced": reduced, **provenance(out),
+              "config": asdict(cfg), "runs": runs, "reduced": reduced, **provenance(out), "machine": machine(),
               "table": rows, "calibration": calibration_table(calibrations),
               "calibration_states": len(calibration_states(cfg.domain)[1]), "training": trained,
               "learning_curves": learning_curves(networks, cfg.runs),
@@ -287,6 +314,8 @@ def main(argv=None) -> int:
                                                          for c in conformal])
     if args.only_baselines:
         record["only_baselines"] = True
+    if args.rows is not None:
+        record["rows"] = rows                  # the rows tested; the others are in the table with no runs
     if cfg.domain != "15-puzzle":
         record.update(title=f"Suboptimality on the {cfg.domain}, {len(cfg.instances)} test tasks (paper Table 3); "
                             f"averages over solved tasks, error bars: sd over runs",
