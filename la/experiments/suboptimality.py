@@ -246,8 +246,8 @@ def main(argv=None) -> int:
                       learn_mean=replace(cfg.learn_mean, node_limit=args.train_budget))
     if args.hold_alpha:
         cfg = replace(cfg, learn=replace(cfg.learn, delta=0.0))     # α = max(α − 0, α_min) stays α0
-    rows = cfg.rows() if args.rows is None else [cfg.baseline_row if r == "baseline" else r for r in args.rows]
-    missing = [r for r in rows if r not in cfg.rows()]
+    tested = cfg.rows() if args.rows is None else [cfg.baseline_row if r == "baseline" else r for r in args.rows]
+    missing = [r for r in tested if r not in cfg.rows()]
     if missing:
         raise ValueError(f"--rows: this scale tests no row {missing[0]} (its rows: {', '.join(cfg.rows())})")
     runs = selected_runs(cfg.runs, args.run)
@@ -267,7 +267,7 @@ def main(argv=None) -> int:
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
                   **({} if args.run is None else {"run": args.run}),
-                  **({} if args.rows is None else {"rows": rows}),
+                  **({} if args.rows is None else {"rows": tested}),
                   **({} if bcfg is None else {"baselines": asdict(bcfg)}),
                   **({"only_baselines": True} if args.only_baselines else {})}, args.resume, command)
     base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg,
@@ -290,11 +290,11 @@ def main(argv=None) -> int:
         if "conformal" in bcfg.names:
             conformal = run_units(baselines.conformal_unit, [{**base, "name": f"run{r}/conformal", "run": r}
                                                              for r in runs], out, args.jobs, progress)
-    specs = [] if args.only_baselines or cfg.baseline_row not in rows else [
+    specs = [] if args.only_baselines or cfg.baseline_row not in tested else [
         {**base, "name": cfg.baseline, "row": cfg.baseline_row}]
     specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row.replace(' ', '-')}", "run": r,
                "row": row} for r in runs for row in ([] if args.only_baselines else
-                                                     [w for w in cfg.rows()[1:] if w in rows]) + extra]
+                                                     [w for w in cfg.rows()[1:] if w in tested]) + extra]
     tasks = "Korf's instances" if cfg.domain == "15-puzzle" else f"the {cfg.domain}'s test tasks"
     print(f"testing {len(specs)} rows on {len(cfg.instances)} of {tasks}", flush=True)
     tests = run_units(test_unit, specs, out, args.jobs, progress)
@@ -315,7 +315,7 @@ def main(argv=None) -> int:
     if args.only_baselines:
         record["only_baselines"] = True
     if args.rows is not None:
-        record["rows"] = rows                  # the rows tested; the others are in the table with no runs
+        record["rows"] = tested                # the rows tested; the others are in the table with no runs
     if cfg.domain != "15-puzzle":
         record.update(title=f"Suboptimality on the {cfg.domain}, {len(cfg.instances)} test tasks (paper Table 3); "
                             f"averages over solved tasks, error bars: sd over runs",
