@@ -5,7 +5,7 @@ The core is the paper's method, and all a student needs to read: `import la.lear
 nor comment, nor docstring); tests/test_layout.py checks the list.
 
     la                                   61    16  this map; one BLAS thread, one rounding
-    la.buffer                            55    30  the memory buffer (§4)
+    la.buffer                            59    32  the memory buffer (§4)
     la.config                            91    56  LearnConfig: Alg. 2's constants (§5)
     la.domains                           14     0
     la.domains.domain                    88    47  the domain contract
@@ -16,7 +16,7 @@ nor comment, nor docstring); tests/test_layout.py checks the list.
     la.heuristics                         8     0
     la.heuristics.base                   50    17  the heuristic contract
     la.heuristics.likely_admissible     195   111  y^α (§3-§5)
-    la.learn                            184   116  LearnHeuristicPrac (Alg. 2)
+    la.learn                            180   116  LearnHeuristicPrac (Alg. 2)
     la.nn                                21     5
     la.nn.adam                           59    37  Adam
     la.nn.config                         77    47  the networks' settings (§5)
@@ -29,7 +29,7 @@ nor comment, nor docstring); tests/test_layout.py checks the list.
     la.search.reference                  77    58  the textbook IDA*
     la.search.result                     60    40  what a search returns
     la.tasks                             59    31  GenerateTaskPrac (Alg. 1)
-    in all                             2200  1274
+    in all                             2200  1276
 
 Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb, la.io, BFS,
 the batched order (la.search.shallowest). The shell imports the core, never the other way: la.rivals (Boot,

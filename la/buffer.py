@@ -1,11 +1,10 @@
 """The memory buffer of LearnHeuristicPrac (paper §4; the authors' `NNBaseHeuristic.ManageMemoryBuffer`).
 
-Every solved plan s_0, ..., s_L contributes the records (s_i, L − i): each state with its cost-to-goal along
-the plan, the goal itself included with label 0 (the paper's pseudocode leaves the goal out; the authors'
-code keeps it, and it teaches the network h(goal) = 0, without which IDA* could not recognise the goal until
-the bound passed the network's h(goal)). A record is added only if the buffer does not already hold the same
-state with the same label; the same state with another label is a second record. When the buffer holds more
-than its cap, the oldest records go.
+Every solved plan s_0, ..., s_L contributes the records (s_i, L − i): each state with its cost-to-goal along the
+plan, the goal included with label 0 (the paper's pseudocode leaves the goal out; the authors' code keeps it: it
+teaches h(goal) = 0, without which IDA* could not recognise the goal until the bound passed the network's h(goal)).
+A record is added only if the buffer does not already hold the same state with the same label (the same state with
+another label is a second one). Beyond the cap, the oldest records go.
 """
 import numpy as np
 
@@ -53,3 +52,8 @@ class MemoryBuffer:
         for state, label in zip(np.asarray(states, dtype=np.uint8), labels):
             buffer._records[(state.tobytes(), int(label))] = None
         return buffer
+
+
+def weighted_minibatch(weight: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n records by `weight`, without replacement unless there are at most n (paper §5; la.rivals.authors_sampler)."""
+    return rng.choice(len(weight), n, replace=len(weight) <= n, p=weight)

@@ -6,9 +6,8 @@
                              or a random walk of LengthInc·(n+1) steps for the LengthInc baseline
             solve it with IDA* and h = max(round(y^α), h_ad) within a node budget; keep the plan if solved
         if fewer than NumTasksPerIterThresh were solved: α := max(α − Δ, 0.5), and β may not decay
-        Update: add the plans' (state, cost-to-goal) records to the memory buffer; train the FFNN on the
-                buffer; train the WUNN until σ_e < √(κε) on every record, or decay β if it cannot; y^q := the
-                q-quantile of the buffer's labels
+        Update: add the plans' (state, cost-to-goal) records to the memory buffer; train the FFNN on it; train
+                the WUNN until σ_e < √(κε) on every record, or decay β if it cannot; y^q := the labels' q-quantile
 
 The single-output network ("N/A", and every efficiency run) plans with the mean and has no α schedule.
 Every domain goes through one encoding (`la.features`, handed to the learner): the networks' inputs, and
@@ -23,7 +22,7 @@ import time
 
 import numpy as np
 
-from la.buffer import MemoryBuffer
+from la.buffer import MemoryBuffer, weighted_minibatch
 from la.config import LearnConfig
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.nn.config import build_ffnn, build_wunn
@@ -45,8 +44,7 @@ class Learner:
             raise ValueError(f"config.order is {config.order!r} but the engine searches in the {engine.order!r} "
                              f"order (the batched one is la.search.shallowest.Shallowest)")
         self.domain, self.config, self.rng, self.encoding, self.engine = domain, config, rng, encoding, engine
-        n_in = encoding.size
-        ffnn_rng, wunn_rng = rng.spawn(2)
+        n_in, (ffnn_rng, wunn_rng) = encoding.size, rng.spawn(2)
         self.ffnn, self.ffnn_adam = build_ffnn(config.ffnn, n_in, ffnn_rng, config.target_scale)  # keeps ffnn_rng
         self.wunn, self.wunn_adam = (build_wunn(config.wunn, n_in, wunn_rng)
                                      if config.task_generation == "gtp" else (None, None))  # LengthInc: no WUNN
@@ -57,12 +55,12 @@ class Learner:
         self.trained = False             # `IsTrained`: true after the first Update with a non-empty buffer
         self.iteration = 0               # iterations completed
         self.log = []
+        self.minibatch = weighted_minibatch   # how WUNN minibatches are drawn (the authors' way: la.rivals)
 
     # --- one iteration ---------------------------------------------------------------------------------------
 
     def run_iteration(self) -> dict:
-        """Generate and solve NumTasksPerIter tasks, update α, then Update (paper Alg. 2; the authors'
-        `Program.Train`)."""
+        """Generate and solve NumTasksPerIter tasks, update α, then Update (Alg. 2; the authors' `Program.Train`)."""
         cfg, n = self.config, self.iteration
         began = time.perf_counter()
         h = self.planning_heuristic()
@@ -144,9 +142,7 @@ class Learner:
             weight = np.where(sigma_e > target, np.exp(sigma_e), math.exp(-cfg.C))
             weight /= weight.sum()
             for _ in range(cfg.wunn_block_steps):
-                # Weighted sampling without replacement, done correctly: the authors'
-                # `NNBaseHeuristic.SampleFromMemoryBuffer` over-draws the newest buffer record.
-                batch = self.rng.choice(len(y), cfg.minibatch, replace=len(y) <= cfg.minibatch, p=weight)
+                batch = self.minibatch(weight, cfg.minibatch, self.rng)
                 _, grads = self.wunn.sample_loss_and_grads(X[batch], y[batch], self.beta, cfg.wunn.S, self.rng)
                 self.wunn_adam.step(self.wunn.params, grads)
         decayed = was_trained and update_beta

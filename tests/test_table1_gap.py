@@ -94,3 +94,88 @@ def test_saved_networks_cannot_be_retrained_with_other_options(tmp_path, capsys)
     status = suboptimality.run(suboptimality.main, ["--quick", "--networks", str(tmp_path / "nets"), "--hold-alpha",
                                                     "--out", str(tmp_path / "out")])
     assert status == 2 and not (tmp_path / "out").exists()
+
+
+# --- the authors' minibatch sampler ------------------------------------------------------------------------------
+
+def sampler_as_described(weight, n, u):
+    """`NNBaseHeuristic.SampleFromMemoryBuffer` for more than n records, step by step from its description, with
+    the uniform numbers `u` given: walk the records adding w_i / norm, take the first whose sum passes u (else the
+    last record), then norm := 1 − w_i and w_i := 0."""
+    w, norm, out = np.array(weight, dtype=float), 1.0, []
+    for k in range(n):
+        total, chosen = 0.0, len(w) - 1
+        for i, wi in enumerate(w):
+            if total <= u[k] < total + wi / norm:
+                chosen = i
+                break
+            total += wi / norm
+        out.append(chosen)
+        norm, w[chosen] = 1.0 - w[chosen], 0.0
+    return out
+
+
+def exact_sequences(weight, n):
+    """The probability of every sequence of n draws under the description: a draw takes record i with probability
+    w_i / norm, and the last record also gets what the scaled weights leave below 1."""
+    def extend(w, norm, prefix, p):
+        if len(prefix) == n:
+            yield tuple(prefix), p
+            return
+        probs = np.array(w) / norm
+        probs[-1] += 1 - probs.sum()
+        for i, q in enumerate(probs):
+            if q > 0:
+                nxt = list(w)
+                nxt[i] = 0.0
+                yield from extend(nxt, 1.0 - w[i], prefix + [i], p * q)
+    return dict(extend(list(weight), 1.0, [], 1.0))
+
+
+def test_the_authors_sampler_draws_as_their_loop_does():
+    from la.rivals.authors_sampler import authors_minibatch
+    rng = np.random.default_rng(0)
+    for m in (101, 250, 1000):
+        weight = rng.exponential(size=m) ** 3           # a few heavy records, as when σ_e is high on some
+        weight /= weight.sum()
+        for seed in range(5):
+            u = np.random.default_rng(seed).random(100)
+            assert authors_minibatch(weight, 100, np.random.default_rng(seed)).tolist() == \
+                sampler_as_described(weight, 100, u)
+
+
+def test_the_authors_sampler_has_the_exact_probabilities_on_fixed_weights():
+    from la.rivals.authors_sampler import authors_minibatch
+    weight = np.array([0.4, 0.3, 0.2, 0.1])
+    exact = exact_sequences(weight, 3)
+    assert abs(sum(exact.values()) - 1) < 1e-12
+    assert exact[(0, 3, 3)] > 0                        # the last record twice: not sampling without replacement
+    rng, trials = np.random.default_rng(1), 40_000
+    counts = {}
+    for _ in range(trials):
+        key = tuple(authors_minibatch(weight, 3, rng).tolist())
+        counts[key] = counts.get(key, 0) + 1
+    assert set(counts) <= set(exact)
+    for key, p in exact.items():
+        sd = np.sqrt(trials * p * (1 - p))
+        assert abs(counts.get(key, 0) - trials * p) <= 5 * sd + 1, key
+
+
+def test_the_authors_sampler_over_draws_the_newest_record_and_la_does_not():
+    from la.buffer import weighted_minibatch
+    from la.rivals.authors_sampler import authors_minibatch
+    weight, rng = np.full(1000, 1e-3), np.random.default_rng(2)
+    newest = np.mean([(authors_minibatch(weight, 100, rng) == 999).sum() for _ in range(300)])
+    assert 4 < newest < 6                              # about Σ_k (k − 1)/1000 ≈ 4.95 of 100, against 0.1
+    assert all(len(set(weighted_minibatch(weight, 100, rng))) == 100 for _ in range(20))
+    assert np.mean([(weighted_minibatch(weight, 100, rng) == 999).sum() for _ in range(300)]) < 0.5
+
+
+def test_a_run_with_the_authors_sampler_is_recorded_and_resumed_only_with_it(tmp_path):
+    out = tmp_path / "out"
+    assert suboptimality.main(["--quick", "--sampler", "authors", "--rows", "0.9", "--jobs", "1",
+                               "--out", str(out)]) == 0
+    assert json.loads((out / "experiment.json").read_text())["settings"]["sampler"] == "authors"
+    assert json.loads((out / "results.json").read_text())["sampler"] == "authors"
+    with pytest.raises(ValueError, match="other settings"):              # resumed only with the same sampler
+        suboptimality.main(["--quick", "--rows", "0.9", "--jobs", "1", "--out", str(out), "--resume"])

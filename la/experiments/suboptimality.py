@@ -32,6 +32,7 @@ import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
+from la.rivals.authors_sampler import authors_minibatch
 from la.rivals.calibration import calibration, uniform_blocksworld
 from la.experiments.runs.cli import (COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit, out_folder,
                                      run)
@@ -88,7 +89,8 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     learn_cfg = cfg.learn if which == "alpha" else cfg.learn_mean
     learner = train(make_domain(cfg.domain), learn_cfg, unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
                     encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir")), checkpoint=folder / "checkpoint.npz",
-                    progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots")
+                    progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots",
+                    minibatch=authors_minibatch if spec.get("sampler") == "authors" else None)
     save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
     if which == "alpha" and cfg.domain == "15-puzzle":          # Figures 1 and 2 draw 15-puzzle boards
@@ -220,6 +222,10 @@ def parse_args(argv):
     parser.add_argument("--hold-alpha", action="store_true",
                         help="keep the α network's α at α0 = 0.99 through training (Δ = 0): a ceiling on how "
                              "much the α schedule costs (figures/table1-gap/)")
+    parser.add_argument("--sampler", choices=("paper", "authors"), default="paper",
+                        help="how the WUNN draws its minibatches: by e^σ_e without replacement (paper §5, default), "
+                             "or as the authors' code does, over-drawing the newest record "
+                             "(la/rivals/authors_sampler.py)")
     parser.add_argument("--rows", type=names(ROW_NAMES, "row"), default=None, metavar="ROWS",
                         help="test only these rows, some of " + ", ".join(ROW_NAMES) + " (default: all; the "
                              "α rows must be among the scale's)")
@@ -239,8 +245,8 @@ def main(argv=None) -> int:
     if args.networks is None:            # saved networks keep the order they were trained with
         cfg = replace(cfg, learn=replace(cfg.learn, order=args.order),
                       learn_mean=replace(cfg.learn_mean, order=args.order))
-    elif args.train_budget is not None or args.hold_alpha:
-        raise ValueError("--train-budget and --hold-alpha change training: they cannot go with --networks")
+    elif args.train_budget is not None or args.hold_alpha or args.sampler != "paper":
+        raise ValueError("--train-budget, --hold-alpha and --sampler change training: they cannot go with --networks")
     if args.train_budget is not None:
         cfg = replace(cfg, learn=replace(cfg.learn, node_limit=args.train_budget),
                       learn_mean=replace(cfg.learn_mean, node_limit=args.train_budget))
@@ -264,18 +270,21 @@ def main(argv=None) -> int:
     if args.only_baselines and (bcfg is None or args.networks is None):
         raise ValueError("--only-baselines tests the baselines' rows beside saved networks: give --baselines and "
                          "--networks too")
+    baselines.load_pdbs(bcfg, cfg.domain, args.pdb_dir)   # built once, here, before the units read them
     command = ["python", "-m", "la.experiments.suboptimality", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
                   **({} if args.run is None else {"run": args.run}),
                   **({} if args.rows is None else {"rows": tested}),
+                  **({} if args.sampler == "paper" else {"sampler": args.sampler}),
                   **({} if bcfg is None else {"baselines": asdict(bcfg)}),
                   **({"only_baselines": True} if args.only_baselines else {})}, args.resume, command)
-    base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg,
+    base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg, "sampler": args.sampler,
             "baseline_networks": str(out), "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
     name = "suboptimality" if cfg.domain == "15-puzzle" else f"Table 3 on the {cfg.domain}"
     reduced = reductions(cfg, config_for(cfg.domain, "full")) + baselines.reductions(bcfg, scale)
     reduced += ["α held at α0 (Δ = 0)"] if args.hold_alpha else []
+    reduced += ["the authors' minibatch sampler"] if args.sampler == "authors" else []
     if reduced:
         print(f"{name} ({scale}) differs from the paper's protocol: " + "; ".join(reduced), flush=True)
     if args.networks is None:
@@ -314,6 +323,8 @@ def main(argv=None) -> int:
                                                          for c in conformal])
     if args.only_baselines:
         record["only_baselines"] = True
+    if args.sampler != "paper":
+        record["sampler"] = args.sampler
     if args.rows is not None:
         record["rows"] = tested                # the rows tested; the others are in the table with no runs
     if cfg.domain != "15-puzzle":

@@ -23,12 +23,16 @@ from la.search.shallowest import ENGINES
 
 
 def train(domain, config: LearnConfig, rng: np.random.Generator, encoding, checkpoint=None, progress=print,
-          snapshots=None, snapshot_every: int = 5) -> Learner:
-    """Run LearnHeuristicPrac to the end, checkpointing after every iteration (module docstring)."""
+          snapshots=None, snapshot_every: int = 5, minibatch=None) -> Learner:
+    """Run LearnHeuristicPrac to the end, checkpointing after every iteration (module docstring). `minibatch`:
+    how the WUNN's minibatches are drawn, if not as the paper says (`la.rivals.authors_sampler`)."""
     engine = ENGINES[config.order]
     resume = checkpoint is not None and os.path.exists(checkpoint)
-    learner = restore_learner(checkpoint, domain, config, encoding, engine) if resume else None
-    began, done_before = time.perf_counter(), 0 if learner is None else learner.iteration
+    learner = (restore_learner(checkpoint, domain, config, encoding, engine) if resume
+               else Learner(domain, config, rng, encoding, engine))
+    if minibatch is not None:
+        learner.minibatch = minibatch
+    began, done_before = time.perf_counter(), learner.iteration
 
     def after_iteration(learner: Learner) -> None:
         if checkpoint is not None:
