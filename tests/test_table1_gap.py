@@ -65,14 +65,18 @@ def test_the_audit_refuses_a_folder_without_a_training_checkpoint(tmp_path, caps
 def test_train_budget_hold_alpha_and_rows_change_only_what_they_say(tmp_path):
     out = tmp_path / "out"
     assert suboptimality.main(["--quick", "--hold-alpha", "--train-budget", "50000", "--rows", "0.9",
-                               "--jobs", "1", "--out", str(out)]) == 0
-    learn = json.loads((out / "experiment.json").read_text())["settings"]["config"]["learn"]
+                               "--order", "batched", "--test-order", "depth-first", "--jobs", "1",
+                               "--out", str(out)]) == 0
+    config = json.loads((out / "experiment.json").read_text())["settings"]["config"]
+    learn = config["learn"]
     assert learn["node_limit"] == 50_000 and learn["delta"] == 0.0
+    assert learn["order"] == "batched" and config["order"] == "depth-first"
     log = json.loads((out / "run1" / "alpha" / "train_log.json").read_text())
     assert {e["alpha"] for e in log} == {0.99}
     assert all(t["generated"] <= 50_001 for e in log for t in e["tasks"])
     results = json.loads((out / "results.json").read_text())
     assert {r["row"]: r["runs"] for r in results["table"]} == {"MD": 0, "0.9": 1, "0.5": 0, "N/A": 0}
+    assert not (out / "run1" / "mean").exists()          # no N/A row: its network is not trained
     assert results["rows"] == ["0.9"] and results["machine"]["numpy"] == np.__version__
 
 

@@ -28,7 +28,7 @@ def trace_json(task) -> list:
 def generate_task_traces(checkpoint, config, seed: int) -> dict:
     """A walk with the checkpoint's WUNN, then the same states and a new walk after an Update on its plan."""
     domain = SlidingTile(4)
-    learner = restore_learner(checkpoint, domain, config, OneHot(domain))
+    learner = restore_learner(checkpoint, domain, config, OneHot(domain), ENGINES[config.order])
     K, epsilon = config.wunn.K, config.epsilon
     before = generate_task_prac(domain, learner.wunn, unit_rng(seed, 7, 1), epsilon, config.max_steps, K, trace=True,
                                 encoding=learner.encoding)

@@ -226,6 +226,9 @@ def parse_args(argv):
                         help="how the WUNN draws its minibatches: by e^σ_e without replacement (paper §5, default), "
                              "or as the authors' code does, over-drawing the newest record "
                              "(la/rivals/authors_sampler.py)")
+    parser.add_argument("--test-order", choices=("depth-first", "batched"), default=None,
+                        help="IDA*'s goal order in testing only (default: --order's): e.g. train with --order "
+                             "batched and test depth-first, to tell the order's two effects apart")
     parser.add_argument("--rows", type=names(ROW_NAMES, "row"), default=None, metavar="ROWS",
                         help="test only these rows, some of " + ", ".join(ROW_NAMES) + " (default: all; the "
                              "α rows must be among the scale's)")
@@ -239,7 +242,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     scale = "quick" if args.quick else "paper" if args.paper else "full" if args.full else "reduced"
     cfg = config_for(args.domain, scale)
-    cfg = replace(cfg, runs=args.runs or cfg.runs, order=args.order)
+    cfg = replace(cfg, runs=args.runs or cfg.runs, order=args.test_order or args.order)
     if args.test_budget is not None:
         cfg = with_test_budget(cfg, args.test_budget)
     if args.networks is None:            # saved networks keep the order they were trained with
@@ -288,9 +291,11 @@ def main(argv=None) -> int:
     if reduced:
         print(f"{name} ({scale}) differs from the paper's protocol: " + "; ".join(reduced), flush=True)
     if args.networks is None:
-        print(f"{name} ({scale}): training {2 * len(runs)} networks, results in {out}", flush=True)
+        # The single-output network only if its row is tested; the α one always (calibration reads it).
+        which = [w for w in NETWORKS if w == "alpha" or "N/A" in tested]
+        print(f"{name} ({scale}): training {len(which) * len(runs)} networks, results in {out}", flush=True)
         trained = run_units(train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
-                                         for r in runs for w in NETWORKS], out, args.jobs, progress)
+                                         for r in runs for w in which], out, args.jobs, progress)
     extra, conformal = [] if bcfg is None else baselines.rows(bcfg, cfg.alphas), []
     if bcfg is not None:
         print(f"{name} ({scale}): the baselines {', '.join(bcfg.names)}", flush=True)
