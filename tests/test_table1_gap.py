@@ -1,6 +1,5 @@
 """Table 1's gap (figures/table1-gap/): the label audit, and the suboptimality options its experiments use."""
 import json
-from dataclasses import replace
 
 import numpy as np
 import pytest

@@ -30,7 +30,7 @@ import numpy as np
 
 from la.domains.names import make_domain
 from la.experiments.runs.checkpoint import BUFFER, check_checkpoint, read_state
-from la.experiments.runs.cli import Parser, existing_folder, integer, node_limit, out_folder, run
+from la.experiments.runs.cli import Parser, existing_folder, integer, node_limit, out_folder, pdb_folder, run
 from la.experiments.runs.folder import ROOT
 from la.io import write_json
 from la.rivals.optimal_labels import optimal_solver
@@ -157,7 +157,7 @@ def parse_args(argv):
                         help="generated nodes per optimal solve (default: none, every start is solved)")
     parser.add_argument("--out", type=out_folder, default=None,
                         help="where label-audit.json goes (default results/label-audit/<results folder's name>)")
-    parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
+    parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
                         help="where pattern databases are cached (default: $LA_PDB_DIR, else ~/.cache/la/pdb)")
     return parser.parse_args(argv)
 

@@ -34,8 +34,7 @@ from pathlib import Path
 
 from la.rivals.authors_sampler import authors_minibatch
 from la.rivals.calibration import calibration, uniform_blocksworld
-from la.experiments.runs.cli import (COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit, out_folder,
-                                     run)
+from la.experiments.runs.cli import (COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit, pdb_folder, run)
 from la.domains.names import make_domain
 from la.experiments import baselines, figure_data, table3
 from la.experiments.table1 import DEFAULT, FULL, PAPER, QUICK, SuboptimalityConfig
@@ -232,7 +231,7 @@ def parse_args(argv):
     parser.add_argument("--rows", type=names(ROW_NAMES, "row"), default=None, metavar="ROWS",
                         help="test only these rows, some of " + ", ".join(ROW_NAMES) + " (default: all; the "
                              "α rows must be among the scale's)")
-    parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
+    parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
                         help="where pattern databases are cached, for the domains other than the 15-puzzle "
                              "(default: $LA_PDB_DIR, else ~/.cache/la/pdb); missing ones are built there first")
     return parser.parse_args(argv)
