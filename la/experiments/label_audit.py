@@ -35,6 +35,8 @@ from la.experiments.runs.folder import ROOT
 from la.io import write_json
 from la.rivals.optimal_labels import optimal_solver
 
+LONG = 30       # the plans of Korf's 100's lengths (41-66) and a little below: the labels the test depends on
+
 
 def training_units(results: Path) -> list:
     """The training units' folders under `results` that hold a checkpoint: run<r>/alpha and run<r>/mean."""
@@ -194,6 +196,9 @@ def main(argv=None) -> int:
         print(f"\n{name}: {unit['plans']} plans trained on, {unit['not_found']} of their starts not found in the "
               f"buffer; {len(unit['records'])} audited ({unit['source']}): " + ", ".join(f"{k} {_cell(v, '.2f')}" for k, v in _columns(
                   [r for r in unit["records"] if r["h_star"] is not None]).items()))
+        long = [r for r in unit["records"] if r["h_star"] is not None and r["label"] >= LONG]
+        print(f"plans of cost {LONG} or more ({len(long)}): " + ", ".join(f"{k} {_cell(v, '.2f')}"
+                                                                     for k, v in _columns(long).items()))
         print(format_summary(summary(unit["records"], "alpha"), "alpha"))
     print("\nby iteration, every unit:\n" + format_summary(summary(every, "iteration"), "iteration"))
     print(f"\nresults: {path}")
