@@ -3,7 +3,8 @@
 An interrupted run therefore leaves either the old file or the new one, never half of one (style habit 9). The
 temporary file is created the way `open(path, "w")` creates a file, so the result has the user's usual
 permissions (the umask), not the owner-only 0600 of `tempfile.mkstemp`. If the process is stopped by a signal
-it cannot handle (SIGKILL), a temporary file named `.tmp-*` may stay behind; `remove_partial` clears those.
+it cannot handle (SIGKILL), a temporary file named `.tmp-*` may stay behind; `remove_partial` clears those. A
+write that fails (disk full, read-only file system, ...) raises `WriteError` naming the file asked for.
 """
 import contextlib
 import json
@@ -13,6 +14,10 @@ import secrets
 import numpy as np
 
 PARTIAL = ".tmp-"                       # the prefix of a temporary file not yet renamed over its target
+
+
+class WriteError(OSError):
+    """A file could not be written; `filename` is the file asked for, not its temporary stand-in."""
 
 
 def _create_partial(folder: str, suffix: str) -> tuple[int, str]:
@@ -28,17 +33,23 @@ def _create_partial(folder: str, suffix: str) -> tuple[int, str]:
 def _atomic(path, write, mode: str) -> None:
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = _create_partial(folder, os.path.splitext(path)[1])
+    tmp = None
     try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = _create_partial(folder, os.path.splitext(path)[1])
         with os.fdopen(fd, mode) as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())        # the data is on disk before the rename makes it the file
         os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+    except BaseException as error:
+        if tmp is not None:
+            with contextlib.suppress(OSError):       # e.g. on a file system turned read-only: remove_partial's job
+                os.unlink(tmp)
+        # A full disk shows at write, flush, fsync or close, naming no file or the temporary one; an error that
+        # names another file (one `write` reads) is left as it is.
+        if isinstance(error, OSError) and (tmp is None or error.filename in (None, tmp)):
+            raise WriteError(error.errno, error.strerror or str(error), path) from None
         raise
 
 
@@ -75,3 +86,8 @@ def write_json(path, obj) -> None:
 def write_text(path, text: str) -> None:
     """A text file, atomically."""
     _atomic(path, lambda f: f.write(text), "w")
+
+
+def write_binary(path, write) -> None:
+    """What `write(f)` writes into a binary file, atomically (a figure: `fig.savefig(f, format="png")`)."""
+    _atomic(path, write, "wb")

@@ -7,6 +7,9 @@
     python -m la.solve --network results/suboptimality-reduced/run1/alpha/network.npz --alpha 0.9 --korf 12
 
 Exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
+
+The networks (and SciPy, which they need) are imported only with --network, once the arguments are checked: --help
+and a refused argument load little more than NumPy (`python -m la.bench --only startup` times them).
 """
 import argparse
 import json
@@ -25,16 +28,13 @@ from la.experiments.runs.cli import (
     alpha,
     existing_file,
     node_limit,
-    out_folder,
+    pdb_folder,
     run,
     seconds,
     weight,
 )
-from la.experiments.runs.network import check_domain, load_network, network_encoding
 from la.experiments.runs.progress import BuildProgress
 from la.heuristics.classical import CLASSICAL, Weighted, make_heuristic
-from la.heuristics.likely_admissible import LikelyAdmissible
-from la.nn import FFNN
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
 from la.search.shallowest import ENGINES
@@ -88,8 +88,9 @@ def parse_args(argv):
                         help="plan with this trained network (a network.npz saved by la) instead of --heuristic")
     parser.add_argument("--alpha", type=alpha, metavar="A",
                         help="with --network: plan with y^α, 0 < A < 1 (two-output networks); default: the mean")
-    parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
-                        help="where pattern databases are cached (default: $LA_PDB_DIR, else ~/.cache/la/pdb)")
+    parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
+                        help="where pattern databases are cached (default: $LA_PDB_DIR, else ~/.cache/la/pdb); "
+                             "read-only is fine once they are there")
     parser.add_argument("--algorithm", choices=("batched", "reference"), default="batched")
     parser.add_argument("--order", choices=ORDERS, default="depth-first",
                         help="the batched search's goal order: depth-first (the reference's plan and node counts, "
@@ -135,6 +136,8 @@ def main(argv=None) -> int:
     network, about = trained_network(args)
     domain, start, optimal = task(args, about["domain"] if about else "15-puzzle")
     if network is not None:
+        from la.experiments.runs.network import check_domain, network_encoding
+        from la.heuristics.likely_admissible import LikelyAdmissible
         check_domain(about, domain, args.network)
         name = "network"
         heuristic = LikelyAdmissible(network, network_encoding(about, args.pdb_dir, BuildProgress()), args.alpha)
@@ -181,6 +184,8 @@ def trained_network(args) -> tuple:
         return None, None
     if args.heuristic is not None:
         raise ValueError(f"give either --heuristic or --network, not both (got --heuristic {args.heuristic})")
+    from la.experiments.runs.network import load_network      # here: the networks load SciPy (see the top)
+    from la.nn import FFNN
     network, about = load_network(args.network)
     if not isinstance(network, FFNN):
         raise ValueError(f"{args.network}: a {type(network).__name__} (task generation), not a planning network")

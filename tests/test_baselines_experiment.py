@@ -26,7 +26,9 @@ from la.heuristics.classical import Gap
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.experiments.runs.network import load_network, save_network
 from la.nn.config import build_ffnn
-from la.rivals.optimal_labels import OptimalPlanConfig
+from la.pdb.sets import PARTITIONS
+from la.pdb.sliding_tile import TilePattern
+from la.rivals.optimal_labels import OptimalPlanConfig, optimal_solver
 from la.search import ida_star
 
 BASELINES = baselines.BaselinesConfig(
@@ -153,6 +155,37 @@ def test_the_command_refuses_bad_baseline_options_in_one_line(args, message, tmp
     assert status == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err and not (tmp_path / "out").exists()
+
+
+def test_the_optimal_solvers_pdbs_are_made_once_before_the_units_which_then_only_read_them(tmp_path, monkeypatch,
+                                                                                           capsys):
+    """On the 8-puzzle, given two small tile PDBs as the 15-puzzle has its six: `load_pdbs` builds them, saying so,
+    then a unit's optimal solver finds them on disk (a build would trip); only the baselines that solve need them."""
+    monkeypatch.setitem(PARTITIONS, "8-puzzle", {"A": [(1, 2, 3, 4), (5, 6, 7, 8)]})
+    solving = replace(BASELINES, names=("boot", "optimal"))
+    baselines.load_pdbs(replace(BASELINES, names=("boot",)), "8-puzzle", tmp_path / "none")
+    baselines.load_pdbs(None, "8-puzzle", tmp_path / "none")
+    assert not (tmp_path / "none").exists()
+    baselines.load_pdbs(solving, "8-puzzle", tmp_path / "pdb")
+    assert len(list((tmp_path / "pdb").glob("8-puzzle_*.npy"))) == 2
+    assert "8-puzzle PDB 2 of 2" in capsys.readouterr().err          # a line for each build
+    monkeypatch.setattr(TilePattern, "build", lambda *args: pytest.fail("a unit built a PDB"))
+    solve = optimal_solver(SlidingTile(3), None, tmp_path / "pdb")
+    assert len(solve(SlidingTile(3).goal)) == 1
+
+    class Started(Exception):
+        """The run would start here."""
+
+    def prepare(*args, **kwargs):
+        order.append("prepare")
+        raise Started()
+
+    order = []                                                      # and the command makes them before the run
+    monkeypatch.setattr(baselines, "load_pdbs", lambda *args: order.append("pdbs"))
+    monkeypatch.setattr(suboptimality, "prepare", prepare)
+    with pytest.raises(Started):
+        suboptimality.main(["--quick", "--baselines", "optimal", "--out", str(tmp_path / "out")])
+    assert order == ["pdbs", "prepare"]
 
 
 def test_saved_networks_without_their_training_log_need_the_records_given(tmp_path, capsys):

@@ -1,14 +1,18 @@
-"""`python -m la.bench --only pdb`: the quick run's JSON and report, its temporary folder, the child's memory."""
+"""`python -m la.bench --only pdb`: the quick run's JSON and report, its temporary folder, the child's memory, and
+its build process, which never outlives the bench."""
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from la.bench import pdb as bench_pdb
+from la.experiments.runs.processes import GRACE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,3 +56,62 @@ def test_a_build_starts_from_scratch(tmp_path):
     bench_pdb.build("24-pancake", [(0, 1)], str(tmp_path), quiet=True)
     with pytest.raises(RuntimeError, match="exists before the build"):
         bench_pdb.build("24-pancake", [(0, 1)], str(tmp_path), quiet=True)
+
+
+def children(pid: int) -> list:
+    """The live processes whose parent is `pid` (a zombie counts as gone), from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(fields[1]) == pid and fields[0] not in "ZX":
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM])
+def test_the_build_process_dies_with_the_bench(stop, tmp_path):
+    """A `ProcessPoolExecutor` worker outlived a killed bench, blocked on a pipe for ever. Now the bench's build
+    process is an experiments' worker: the bench is signalled inside its first 24-puzzle build, and the worker
+    (and multiprocessing's resource tracker) must be gone long before that build could end. SIGTERM (a timeout's
+    kill) also removes the temporary PDB folder and exits with 143."""
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "LA_PDB_DIR": str(tmp_path / "cache"), "TMPDIR": str(tmp_path / "tmp")}
+    err = tmp_path / "err"
+    with open(err, "w") as stderr:
+        bench = subprocess.Popen([sys.executable, "-m", "la.bench", "--only", "pdb"], cwd=ROOT, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+    started = []
+    try:
+        deadline = time.monotonic() + 120
+        while "building the 24-puzzle PDB" not in err.read_text():          # the worker is inside the build
+            assert bench.poll() is None and time.monotonic() < deadline, err.read_text()
+            time.sleep(0.05)
+        started = children(bench.pid)
+        assert started, "no build process"
+        os.kill(bench.pid, stop)
+        status = bench.wait(timeout=60)
+        deadline = time.monotonic() + GRACE + 3        # a worker inside a long NumPy call is killed after GRACE
+        while any(alive(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in started if alive(pid)]
+        if stop == signal.SIGTERM:
+            assert status == 143 and err.read_text().endswith("terminated\n")
+            assert list((tmp_path / "tmp").iterdir()) == []
+        assert not (tmp_path / "cache").exists()
+    finally:                                            # leave nothing running, whatever failed
+        for pid in [bench.pid, *started]:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        bench.wait(timeout=10)

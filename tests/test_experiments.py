@@ -33,6 +33,7 @@ def test_quick_efficiency_writes_results_table_and_figure(quick_run):
     assert csv[0].startswith("run,variant") and len(csv) == 1 + 7
     assert (out / "a.png").stat().st_size > 10_000
     assert "paper: Train" in done.stdout and "GTP" in done.stdout
+    assert "  run1/GTP: test set 1 of 1: solved " in done.stdout                 # the test phase says how it went
     assert "la.experiments.efficiency --quick" in (out / "a" / "experiment.json").read_text()
     assert record["config"]["order"] == record["config"]["learn"]["order"] == "depth-first"   # the goal order
 

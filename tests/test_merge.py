@@ -1,5 +1,6 @@
 """`python -m la.experiments.merge`: separate runs' folders combine into the whole experiment's results, and
 mismatched settings, overlapping runs and gaps are refused in one line."""
+import errno
 import json
 import shutil
 import subprocess
@@ -9,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from la.experiments import confidence
+from la.experiments import confidence, efficiency
+from la.experiments import merge as merging
 from la.experiments.confidence_config import QUICK
+from la.experiments.runs import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,7 +59,8 @@ def test_two_single_run_folders_merge_into_the_two_run_results(runs, tmp_path):
 def test_overlaps_gaps_and_mismatches_are_refused(runs, tmp_path):
     shutil.copytree(runs / "r2", tmp_path / "again")
     assert refused(merge(tmp_path / "a", runs / "r1", runs / "r2", tmp_path / "again"), "run 2 is in both")
-    assert refused(merge(tmp_path / "b", runs / "r2"), "runs 1 of 1..2 are in none of the folders")
+    assert refused(merge(tmp_path / "b", runs / "r2"),
+                   f"runs 1 of 1..2 are in none of the folders ({runs / 'r2'} holds run 2)")
     other = json.loads((runs / "r2" / "experiment.json").read_text())
     other["settings"]["seed"] = 7
     (tmp_path / "again" / "experiment.json").write_text(json.dumps(other))
@@ -67,6 +71,81 @@ def test_overlaps_gaps_and_mismatches_are_refused(runs, tmp_path):
     assert refused(merge(tmp_path / "c", runs / "r1", tmp_path / "again"), "config differs in test_tasks")
     assert refused(merge(tmp_path / "d", runs / "r1", runs / "r1"), "named twice")
     assert not any((tmp_path / name).exists() for name in "abcd")         # nothing written
+
+
+def damaged_copy(folder: Path, to: Path, change) -> Path:
+    """`folder`'s experiment.json and results.json (all a merge reads of an efficiency or confidence folder) in
+    `to`, its record changed by `change(record)`, which returns the record to write."""
+    to.mkdir()
+    shutil.copy(folder / "experiment.json", to)
+    record = change(json.loads((folder / "results.json").read_text()))
+    (to / "results.json").write_text(json.dumps(record))
+    return to / "results.json"
+
+
+def merged_in_process(capsys, *args) -> tuple:
+    """`python -m la.experiments.merge ARGS` in this process: exit status and stderr."""
+    status = cli.run(merging.main, [str(a) for a in args])
+    return status, capsys.readouterr().err
+
+
+def without_run(record: dict) -> dict:
+    for unit in record["units"]:
+        del unit["run"]
+    return record
+
+
+def with_tests_as_text(record: dict) -> dict:
+    record["units"][1]["tests"] = "three test sets"
+    return record
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda record: record["units"], "expected a JSON object of results, got list"),
+    (lambda record: {k: v for k, v in record.items() if k != "units"}, "the record has no 'units'"),
+    (with_tests_as_text, "units[1].tests should be a list, got a string"),
+    (without_run, "units[0] has no 'run'"),
+    (lambda record: dict(record, config=dict(record["config"], length_incs=6)),
+     "config.length_incs should be a list, got 6"),
+    (lambda record: dict(record, config=dict(record["config"], learn=dict(record["config"]["learn"], time_limit="1"))),
+     "config.learn.time_limit should be float | None, got '1'"),
+    (lambda record: dict(record, units=[dict(u, variant="7") for u in record["units"]]),
+     "units[0] is of variant '7', which its config has not"),
+])
+def test_damaged_results_are_refused_before_anything_is_written(runs, tmp_path, capsys, change, message):
+    """Each damaged results.json is one line naming it, and OUT is not created (before: AttributeError,
+    KeyError, or a TypeError after OUT/results.json was written)."""
+    path = damaged_copy(runs / "r2", tmp_path / "bad", change)
+    status, err = merged_in_process(capsys, tmp_path / "m", runs / "r1", tmp_path / "bad")
+    assert status == 2 and len(err.splitlines()) == 1 and f"{path}: {message}" in err, err
+    assert not (tmp_path / "m").exists()
+
+
+def test_units_that_lack_their_run_number_are_named(confidence_runs, tmp_path, capsys):
+    """A confidence folder of --run 2 whose tests name no run (null is the GBFS classical row's): the file is
+    named, not 'runs 2 of 1..2 are in none of the folders'."""
+    path = damaged_copy(confidence_runs / "r2", tmp_path / "bad",
+                        lambda record: dict(record, tests=[dict(t, run=None) for t in record["tests"]]))
+    status, err = merged_in_process(capsys, tmp_path / "m", confidence_runs / "r1", tmp_path / "bad")
+    assert status == 2 and len(err.splitlines()) == 1
+    assert f"{path}: no unit names run 2, which {tmp_path / 'bad'} ran (--run 2" in err
+    assert "its units lack their run numbers" in err and not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize("out", ["m", "new/m"])
+def test_a_merge_whose_write_fails_leaves_nothing(runs, tmp_path, monkeypatch, out):
+    """A full disk while writing results.csv, after results.json: both are gone, and OUT and the folders made
+    for it too."""
+    def full(path, text):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+    monkeypatch.setattr(efficiency, "write_text", full)
+    with pytest.raises(OSError, match="No space left"):
+        merging.main([str(tmp_path / out), str(runs / "r1"), str(runs / "r2")])
+    assert sorted(tmp_path.iterdir()) == []
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(OSError, match="No space left"):
+        merging.main([str(tmp_path / "empty"), str(runs / "r1"), str(runs / "r2")])
+    assert list((tmp_path / "empty").iterdir()) == []
 
 
 def test_provenance_does_not_count_as_settings(runs, tmp_path):

@@ -1,6 +1,7 @@
 """Persistence: round trips without pickle, resumption that matches an uninterrupted run, errors that name the key."""
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -157,3 +158,78 @@ def test_an_ffnn_keeps_its_target_scale_and_a_file_saved_without_one_reads_as_y_
     del meta["config"]["scale"]                                             # as files written before the scale was
     rewrite(tmp_path / "scaled.npz", replace={META: np.array([json.dumps(meta)])})
     assert load(tmp_path / "scaled.npz").scale == 10.0
+
+
+def rewrite_meta(path, change):
+    """Apply `change(metadata)` to the file's `__meta__` JSON."""
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data[META][0]))
+    change(meta)
+    rewrite(path, replace={META: np.array([json.dumps(meta)])})
+
+
+def make(kind):
+    from la.heller.classifier import Classifier
+    rng = np.random.default_rng(0)
+    return {"WUNN": lambda: WUNN(4, 3, rng), "Classifier": lambda: Classifier(4, 3, rng, hidden=(5, 6)),
+            "Adam": lambda: Adam({"w": np.zeros((2, 3))})}[kind]()
+
+
+# Issue 39: sizes the metadata claims are compared with the stored arrays before anything that size is allocated
+# (10^12 would be a MemoryError), and every stored number must be finite.
+DAMAGED = [
+    ("WUNN", lambda m: m["config"].update(n_hidden=10**9), {}, r"key 'W1_mu' has shape \(4, 3\), expected \(4, 10+\)"),
+    ("WUNN", lambda m: m["config"].update(n_in=0), {}, "gives n_in = 0, expected a whole number >= 1"),
+    ("Classifier", lambda m: m["config"].update(H=10**12), {}, r"key 'W3' has shape \(6, 4\), expected \(6, 10+1\)"),
+    ("Classifier", lambda m: m["config"].update(hidden=[5, -6]), {}, "gives a hidden width = -6"),
+    ("Classifier", lambda m: m["config"].update(hidden="56"), {}, "expected a list of layer widths"),
+    ("Adam", lambda m: m["shapes"].update(w=[10**6, 10**6]), {}, r"key 'm/w' has shape \(2, 3\), expected \(10+, 10+\)"),
+    ("Adam", lambda m: m["shapes"].update(w="big"), {}, "gives the shape of 'w' as 'big'"),
+    ("Adam", lambda m: m["dtypes"].update(w="U3"), {}, "gives dtypes.w dtype 'U3', expected float32 or float64"),
+    ("Adam", None, {"v/w": np.full((2, 3), np.inf)}, "key 'v/w' holds NaN or infinite values"),
+    ("WUNN", None, {"b1_rho": np.array([0.0, np.nan, 0.0])}, "key 'b1_rho' holds NaN or infinite values"),
+]
+
+
+@pytest.mark.parametrize("kind, meta, arrays, said", DAMAGED)
+def test_damaged_sizes_and_numbers_are_refused_naming_the_file_and_key(kind, meta, arrays, said, tmp_path):
+    path = tmp_path / "saved.npz"
+    save(make(kind), path)
+    assert type(load(path)).__name__ == kind
+    if meta is not None:
+        rewrite_meta(path, meta)
+    rewrite(path, replace=arrays)
+    with pytest.raises(ValueError, match=f"^{re.escape(str(path))}: .*{said}"):
+        load(path)
+
+
+@pytest.mark.parametrize("state", [{"bit_generator": "default_rng"}, {"bit_generator": "SeedSequence"},
+                                   {"bit_generator": "PCG64", "state": "garbage"},
+                                   {"bit_generator": "PCG64", "state": {"state": -1, "inc": 1}},
+                                   {"bit_generator": "MT19937", "state": {"key": [1, 2], "pos": 0}}, ["PCG64"]])
+def test_a_damaged_dropout_rng_state_is_refused_naming_the_file(state, tmp_path):
+    """Issue 39, cases 14-15: TypeError, AttributeError, OverflowError, IndexError, ... become one ValueError."""
+    path = tmp_path / "net.npz"
+    save(FFNN(4, 3, 2, np.random.default_rng(0)), path)
+    rewrite_meta(path, lambda meta: meta.update(rng_state=state))
+    with pytest.raises(ValueError, match=f"^{re.escape(str(path))}: key '__meta__' has (no usable|a damaged) 'rng_state'"):
+        load(path)
+
+
+@pytest.mark.parametrize("shape, why", [((10**12,), "MemoryError"), ((10**6,), "ValueError: EOF")])
+def test_an_array_whose_own_header_lies_about_its_size_is_refused_naming_it(shape, why, tmp_path):
+    """The .npy header inside the archive claims 10^12 (or 10^6) numbers the file does not hold."""
+    import io as bytes_io
+    import zipfile
+    path, lying = tmp_path / "net.npz", tmp_path / "lying.npz"
+    save(FFNN(4, 3, 2, np.random.default_rng(0)), path)
+    with zipfile.ZipFile(path) as good, zipfile.ZipFile(lying, "w") as bad:
+        for member in good.infolist():
+            data = good.read(member)
+            if member.filename == "W1.npy":
+                header = bytes_io.BytesIO()
+                np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": shape})
+                data = header.getvalue() + bytes(96)
+            bad.writestr(member, data)
+    with pytest.raises(ValueError, match=f"^{re.escape(str(lying))}: key 'W1' cannot be read \\({why}"):
+        load(lying)

@@ -63,6 +63,20 @@ def test_the_table_prints_no_spread_for_one_run_and_the_papers_small_times():
     assert " 0.03 " in one and "1/4" in one and "2/8" in two           # the paper's 0.03 s, not 0.0
 
 
+def test_the_table_says_when_no_learned_row_solved_a_task():
+    """A --quick run's networks solve none of Korf's tasks: said under the table, not left to a column of "—"."""
+    def row(name, solved):
+        columns = (2.0, 200.0, 3.33, 66.7) if solved else (None,) * 4
+        return {"row": name, "runs": 1, "tasks": 3, "unsolved": [3 - solved],
+                **dict(zip(("time", "generated", "subopt", "optimal"), columns)), "subopt_sd": 0.0, "optimal_sd": 0.0,
+                "paper": dict.fromkeys(("time", "generated", "subopt", "optimal")),
+                "common": {"tasks": 0, "generated": None, "subopt": None, "optimal": None}}
+    said = "No learned row solved a test task within its budget"
+    assert said in format_table([row("MD", 3), row("0.9", 0), row("N/A", 0)])           # MD is no learned row
+    assert said not in format_table([row("MD", 3), row("0.9", 0), row("N/A", 1)])
+    assert said not in format_table([row("Gap", 0), row("0.9", 2)])
+
+
 class ToyHeuristic:
     """y^α(state i) = 10 + i − 100α + 0.5 over states 0..99, whose h* is 10: y^α <= h* for exactly 100α states."""
 

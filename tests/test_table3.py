@@ -494,3 +494,14 @@ def test_the_committed_table3_networks_give_their_records_calibration(domain):
         for mine, saved in zip(rows, saved_rows, strict=True):
             for key in ("y_alpha_below_h_star", "h_admissible", "network_above_h_ad"):
                 assert mine[key] == pytest.approx(saved[key], abs=1e-12), (domain, mine["alpha"], key)
+
+
+@pytest.mark.slow
+def test_the_24_pancake_quick_run_solves_a_task_with_a_learned_row(tmp_path, capsys):
+    """The smoke run shows the pieces working together: its briefly trained networks (`table3.quick`) solve a
+    stack within the budget (the paper's PDBs are built into la.pdb.store's folder first if missing, 20 s)."""
+    assert call(["--domain", "24-pancake", "--quick", "--out", tmp_path / "out", "--jobs", "1"]) == 0
+    record = json.loads((tmp_path / "out" / "results.json").read_text())
+    learned = [r for r in record["table"] if r["row"] != "Gap"]
+    assert [r["row"] for r in learned] == ["0.9", "0.5", "N/A"]
+    assert any(r["subopt"] is not None for r in learned) and "No learned row solved" not in capsys.readouterr().out

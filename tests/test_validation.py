@@ -118,6 +118,30 @@ def test_out_folder_refuses_files_empty_names_and_places_that_cannot_be_made(tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]    # nothing was created
 
 
+def path_of(base: Path, size: int) -> Path:
+    """`base`/eee.../eee...: a path of exactly `size` bytes, no name in it longer than 200."""
+    names, rest = [], size - len(str(base))
+    while rest:
+        n = min(200, rest - 1)
+        n -= rest - n - 1 == 1                                      # never leave room for a name of 0 bytes
+        names.append("e" * n)
+        rest -= n + 1
+    return base.joinpath(*names)
+
+
+def test_paths_longer_than_the_system_takes_are_refused_however_short_each_name(tmp_path):
+    deep = "/".join(["d" * 200] * 25)                               # 5,024 bytes, each name within NAME_MAX
+    with pytest.raises(ArgumentTypeError, match="is too long: its full path has"):
+        cli.out_folder(str(tmp_path / deep))
+    with pytest.raises(ArgumentTypeError, match="is too long"):
+        cli.figure_file(str(tmp_path / deep) + ".png")
+    fits = path_of(tmp_path, os.pathconf("/", "PC_PATH_MAX") - 1 - cli.ROOM)   # ROOM bytes left for the files
+    assert cli.out_folder(str(fits)) == fits
+    with pytest.raises(ArgumentTypeError, match=f"less {cli.ROOM} kept"):
+        cli.out_folder(str(fits) + "e")
+    assert list(tmp_path.iterdir()) == []                           # nothing was created
+
+
 def test_out_folder_refuses_a_read_only_place(tmp_path, monkeypatch):
     locked = read_only(tmp_path / "locked")
     deny_writing(monkeypatch, locked)
@@ -521,6 +545,7 @@ def test_good_results_files_are_drawn_only_after_both_are_read(inputs, tmp_path,
     ("la.solve", ["--korf", "1", "--time-limit", "nan"]),
     ("la.bench", ["--only", ""]),
     ("la.experiments.efficiency", ["--seed", "-1", "--out", "{out}/eff", "--figure", "{out}/eff.png"]),
+    ("la.experiments.efficiency", ["--quick", "--out", "{out}/" + "/".join(["p" * 200] * 25)]),   # > PATH_MAX
     ("la.experiments.suboptimality", ["--networks", "{out}/nowhere", "--out", "{out}/sub"]),
     ("la.plots", ["--efficiency", "{out}/missing.json", "--out", "{out}/figs"]),
 ])

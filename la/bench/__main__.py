@@ -1,18 +1,22 @@
-"""Run the project's benchmarks: `python -m la.bench [--only search,nn,neural,pdb,features,confidence] [--quick]
-[--json]`.
+"""Run the project's benchmarks: `python -m la.bench [--only search,nn,neural,pdb,features,confidence,startup]
+[--quick] [--json]`.
 
 Speed targets live in the issues and are measured here, never in timed tests. Each section is a module of
-`la.bench` with `run(rng, quick) -> results` and `report(results) -> lines`.
+`la.bench` with `run(rng, quick) -> results` and `report(results) -> lines`. SIGTERM (a timeout's kill) stops a
+run as Ctrl-C does: the PDB section's worker process is stopped and its temporary folder removed; exit status 143.
 """
 import json
+import signal
 import sys
 
 import numpy as np
 
-from la.bench import confidence, features, neural, nn, pdb, search
+from la.bench import confidence, features, neural, nn, pdb, search, startup
 from la.experiments.runs.cli import SEED_MAX, Parser, names, run, seed
+from la.experiments.runs.processes import Terminated, terminated_raises
 
-SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb, "features": features, "confidence": confidence}
+SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb, "features": features, "confidence": confidence,
+            "startup": startup}
 
 
 def main(argv=None) -> int:
@@ -24,10 +28,15 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=seed, default=0, help=f"seed of the random inputs, 0..{SEED_MAX} (default 0)")
     args = parser.parse_args(argv)
     results = {}
-    for name in args.only:
-        results[name] = SECTIONS[name].run(np.random.default_rng(args.seed), quick=args.quick)
-        if not args.json:
-            print("\n".join(SECTIONS[name].report(results[name])), flush=True)
+    try:
+        with terminated_raises():              # SIGTERM unwinds: workers stopped, temporary folders removed
+            for name in args.only:
+                results[name] = SECTIONS[name].run(np.random.default_rng(args.seed), quick=args.quick)
+                if not args.json:
+                    print("\n".join(SECTIONS[name].report(results[name])), flush=True)
+    except Terminated:
+        print("terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     if args.json:
         print(json.dumps(results))
     return 0

@@ -17,12 +17,10 @@ Table 3), with their learned heuristics: printed beside as a reference, not a li
 `quick` cuts every pattern to its first QUICK_ITEMS items (PDBs that build in a fraction of a second) and runs
 fewer, shorter searches: a smoke run of the same code, whose numbers say nothing about the targets.
 """
-import multiprocessing
 import resource
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
@@ -31,6 +29,7 @@ from la.bench import speed, speed_line
 from la.bench.nn import best_time
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
+from la.experiments.runs.processes import Workers
 from la.experiments.runs.progress import BuildProgress
 from la.features.encodings import PAPER_FEATURES
 from la.heuristics.pdb import PDBHeuristic, partition_sums
@@ -101,9 +100,20 @@ def build(domain: str, todo: list, folder: str, quiet: bool) -> dict:
 
 
 def build_in_child(domain: str, todo: list, folder: str, quiet: bool) -> dict:
-    """`build` in a fresh spawned process, so that its peak memory is the build's alone."""
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return pool.submit(build, domain, todo, folder, quiet).result()
+    """`build` in a fresh spawned process, so that its peak memory is the build's alone. The process is one of the
+    experiments' workers (`la.experiments.runs.processes`): it stops when this process dies, even by SIGKILL, where
+    a `ProcessPoolExecutor`'s worker would wait for its next task for ever."""
+    with Workers(1) as worker:
+        for _, kind, answer in worker.run(_build_unit, [(domain, todo, quiet)], folder):
+            if kind == "failed":
+                raise RuntimeError(f"the {domain} PDB build failed in its process: {answer[0]}")
+            return answer
+
+
+def _build_unit(unit: tuple, folder: str, verbose: bool) -> dict:
+    """`build` as a worker runs a unit (`Workers.run` calls function(unit, out, verbose))."""
+    domain, todo, quiet = unit
+    return build(domain, todo, folder, quiet)
 
 
 def _no_build(fraction, text):

@@ -39,7 +39,8 @@ from la.heuristics.likely_admissible import LikelyAdmissible
 from la.io import write_json
 from la.rivals.boot import BootConfig, boot_config, bootstrap
 from la.rivals.calibration import admissible_fraction, conformal_heuristic, plan_states
-from la.rivals.optimal_labels import OptimalPlanConfig, optimal_plan_config, optimal_solver, train_optimal_plan_network
+from la.rivals.optimal_labels import (OptimalPlanConfig, optimal_heuristic, optimal_plan_config, optimal_solver,
+                                    train_optimal_plan_network)
 from la.search import ida_star
 
 NAMES = ("boot", "optimal", "conformal")          # --baselines
@@ -113,6 +114,14 @@ def rows(bcfg: BaselinesConfig, alphas) -> list:
     if "conformal" in bcfg.names:
         out += [f"conf {a}" for a in bcfg.conformal_alphas]
     return out
+
+
+def load_pdbs(bcfg: BaselinesConfig | None, domain: str, pdb_dir=None) -> None:
+    """Before any unit starts: load and check, or build with a progress line each (`BuildProgress`), the PDBs of
+    the optimal solver that the optimal-plan and conformal units use (on the 15-puzzle, the six of 6-6-3 and
+    its reflection), so that every worker process only reads them, instead of each building the same ones."""
+    if bcfg is not None and {"optimal", "conformal"} & set(bcfg.names):
+        optimal_heuristic(make_domain(domain), pdb_dir)      # loaded here only to be ready on disk
 
 
 def train_specs(bcfg: BaselinesConfig, runs, base: dict, jobs: int = 1) -> list:

@@ -14,6 +14,7 @@ tasks started while the set has used less than 66 M nodes (the paper's 60 s), ea
 budget, "Solved Test" the share of the 100 test tasks solved with a cost above 0; both are averaged over test
 sets and runs.
 """
+import contextlib
 import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -23,9 +24,10 @@ import numpy as np
 from la.config import LearnConfig, node_budget
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.experiments.runs.cli import COUNT_MAX, Parser, count, figure_file, run
+from la.experiments.runs.cli import COUNT_MAX, NUMBER, Parser, count, figure_file, run
 from la.experiments.runs.folder import ROOT, prepare, provenance
 from la.experiments.runs.network import save_network
+from la.experiments.runs.progress import HEARTBEAT, Heartbeat
 from la.experiments.runs.runner import add_run_options, mean_std, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.runs.training import train
 from la.features import OneHot
@@ -37,6 +39,9 @@ from la.search.shallowest import ENGINES
 # The paper's Table 2 (percent), to print and draw beside ours: LengthInc -> (Solved Train, Solved Test).
 PAPER = {"1": (100.0, 38.6), "2": (95.1, 48.2), "4": (61.8, 51.4), "6": (36.2, 39.6), "8": (19.2, 35.2),
          "10": (11.8, 31.8), "GTP": (93.3, 60.6)}
+# What each unit's unit.json holds (`unit`): a resumed run checks every one first (la.experiments.runs.folder).
+UNIT = {"run": int, "variant": str, "solved_train": NUMBER, "solved_test": NUMBER, "train_nodes": int,
+        "train_seconds": NUMBER, "tests": [{"solved": int, "attempted": int, "nodes": int, "tasks": int}]}
 
 
 @dataclass(frozen=True)
@@ -74,16 +79,30 @@ def test_set(seed: int, run_index: int, index: int, tasks: int) -> np.ndarray:
     return random_walk(SlidingTile(4), np.arange(1, tasks + 1), unit_rng(seed, run_index, 1, index), n=tasks)
 
 
-def solve_in_order(heuristic, starts, budget: int, task_limit: int, order: str = "depth-first") -> dict:
-    """Solve tasks in order, starting each only while the set has used fewer than `budget` nodes."""
-    used = attempted = solved = 0
-    for start in starts:
-        if used >= budget:
-            break
-        result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, engine=ENGINES[order])
-        used, attempted = used + result.generated, attempted + 1
-        solved += bool(result.solved and result.cost > 0)          # `Program.SolveTestData`: cost > 0
-    return {"solved": solved, "attempted": attempted, "nodes": used, "tasks": len(starts)}
+def solve_in_order(heuristic, starts, budget: int, task_limit: int, order: str = "depth-first", progress=None,
+                   every: float = HEARTBEAT) -> dict:
+    """Solve tasks in order, starting each only while the set has used fewer than `budget` nodes. `progress`, if
+    given, hears how far the set is every `every` seconds: one search may run for a minute."""
+    done = {"solved": 0, "attempted": 0, "nodes": 0, "tasks": len(starts)}
+    searching = [0]                     # nodes of the task under way, as of its last finished IDA* iteration
+
+    def beat():
+        progress(f"task {done['attempted'] + 1} of {len(starts)} ({done['solved']} solved so far), "
+                 f"{(done['nodes'] + searching[0]) / 1e6:.1f} M of the set's {budget / 1e6:.1f} M nodes")
+
+    def iteration(bound, generated, so_far, seconds):
+        searching[0] = so_far
+
+    with Heartbeat(beat, every) if progress else contextlib.nullcontext():
+        for start in starts:
+            if done["nodes"] >= budget:
+                break
+            result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, engine=ENGINES[order],
+                              progress=iteration)
+            done["nodes"], done["attempted"] = done["nodes"] + result.generated, done["attempted"] + 1
+            searching[0] = 0
+            done["solved"] += bool(result.solved and result.cost > 0)     # `Program.SolveTestData`: cost > 0
+    return done
 
 
 def unit(spec: dict, out: Path, verbose: bool) -> dict:
@@ -93,13 +112,19 @@ def unit(spec: dict, out: Path, verbose: bool) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     rng = unit_rng(spec["seed"], spec["run"], 0, cfg.variants().index(spec["variant"]))
     puzzle = SlidingTile(4)
+    progress = unit_progress(folder, name, verbose)
     learner = train(puzzle, cfg.learn_config(spec["variant"]), rng, OneHot(puzzle),
-                    checkpoint=folder / "checkpoint.npz", progress=unit_progress(folder, name, verbose))
+                    checkpoint=folder / "checkpoint.npz", progress=progress)
     save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
-    h = learner.test_heuristic()
-    tests = [solve_in_order(h, test_set(spec["seed"], spec["run"], j, cfg.test_tasks), cfg.test_budget,
-                            cfg.test_task_limit, cfg.order) for j in range(cfg.test_sets)]
+    h, tests = learner.test_heuristic(), []
+    for j in range(cfg.test_sets):
+        where = f"test set {j + 1} of {cfg.test_sets}"
+        t = solve_in_order(h, test_set(spec["seed"], spec["run"], j, cfg.test_tasks), cfg.test_budget,
+                           cfg.test_task_limit, cfg.order, progress=lambda line: progress(f"{where}: {line}"))
+        progress(f"{where}: solved {t['solved']} of {t['tasks']} ({t['attempted']} attempted, "
+                 f"{t['nodes'] / 1e6:.1f} M nodes)")
+        tests.append(t)
     solved_test = float(np.mean([t["solved"] / t["tasks"] for t in tests]))
     return {"run": spec["run"], "variant": spec["variant"], "solved_train": learner.solved_fraction(),
             "solved_test": solved_test, "tests": tests,
@@ -174,7 +199,8 @@ def main(argv=None) -> int:
     out = args.out or ROOT / "results" / ("efficiency-quick" if args.quick else "efficiency")
     prepare(out, {"config": asdict(cfg), "seed": args.seed, **({} if args.run is None else {"run": args.run})},
             args.resume,
-            command=["python", "-m", "la.experiments.efficiency", *(argv if argv is not None else sys.argv[1:])])
+            command=["python", "-m", "la.experiments.efficiency", *(argv if argv is not None else sys.argv[1:])],
+            unit_shape=UNIT)
     specs = [{"name": f"run{r}/{variant}", "run": r, "variant": variant, "seed": args.seed, "config": cfg}
              for r in runs for variant in cfg.variants()]
     print(f"efficiency experiment: {len(specs)} units ({len(runs)} run(s) x {len(cfg.variants())} networks), "

@@ -11,11 +11,13 @@ from pathlib import Path
 import numpy as np
 
 from la.experiments.runs.runner import mean_std
+from la.experiments.table3 import ROW_NAMES
 from la.io import write_json, write_text
 from la.rivals.calibration import ALPHAS
 
 COLUMNS = ("time", "generated", "subopt", "optimal")      # the paper's columns
 NETWORKS = ("alpha", "mean")       # the two-output network (rows α) and the single-output one (row N/A)
+BASELINE_ROWS = set(ROW_NAMES.values())     # the admissible baselines' rows: MD, PDB, Gap, max-PDB
 
 
 def summarize(records: list) -> dict:
@@ -91,6 +93,10 @@ def format_table(rows: list, boot=None) -> str:
     if boot is not None:
         lines.append(f"{'Boot':>9} {'':>4} | {'the paper only: Arfaee, Zilles & Holte (2010), other test tasks':<63} | "
                      + _paper_cells(dict(zip(COLUMNS, boot))))
+    learned = [r for r in rows if r["runs"] and r["row"] not in BASELINE_ROWS]
+    if learned and all(r["subopt"] is None for r in learned):
+        lines.append("No learned row solved a test task within its budget (expected at --quick's toy scale: its "
+                     "networks have seen only states a few steps from the goal).")
     tasks = rows[0]["common"]["tasks"] if rows else 0
     lines.append(f"\nThe same columns on the {tasks} task(s) that every row solved in every run (mean over runs):")
     lines.append(f"{'α':>9} | {'generated':>13} {'subopt %':>9} {'optimal %':>9}")

@@ -5,12 +5,13 @@
 
 Each PDB missing from the cache folder is built, with one progress line on stderr and an estimate of the time
 left, and saved; those already there are checked (and built again if damaged). Then one line per PDB on stdout.
-Exit status: 0 done, 2 bad input.
+A folder without room for the missing PDBs, or that cannot be written while some are missing, is refused before
+the first build. Exit status: 0 done, 2 bad input.
 """
 import argparse
 import sys
 
-from la.experiments.runs.cli import Parser, out_folder, run
+from la.experiments.runs.cli import Parser, pdb_folder, run
 from la.experiments.runs.progress import BuildProgress
 from la.pdb.sets import DOMAINS, load_set
 from la.pdb.store import default_folder
@@ -30,8 +31,9 @@ def parse_args(argv):
                                 description="Build (or check) the PDBs of one domain.", epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     build.add_argument("--domain", required=True, choices=DOMAINS, metavar="D", help=", ".join(DOMAINS))
-    build.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
-                       help="the cache folder (default: $LA_PDB_DIR, else ~/.cache/la/pdb)")
+    build.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
+                       help="the cache folder (default: $LA_PDB_DIR, else ~/.cache/la/pdb); a read-only one is "
+                            "checked, and refused only if a PDB must be built there")
     return parser.parse_args(argv)
 
 

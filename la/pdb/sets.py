@@ -28,7 +28,7 @@ instead of 10.39 M with A alone, and took less time despite the extra lookups.
 (`la.pdb.blocksworld`), combined by max. Those two modules are imported only when their domain is asked for.
 """
 from la.pdb.sliding_tile import TilePattern
-from la.pdb.store import PDB, load
+from la.pdb.store import PDB, check_room, load, paths
 
 
 def reflect(tiles, width: int) -> tuple:
@@ -81,11 +81,14 @@ def load_set(domain: str, folder=None, progress=None) -> dict:
     "<domain> PDB i of n, [pattern] (N entries)"; None: silent."""
     named = partitions(domain)
     patterns = list(dict.fromkeys(tuple(p) for patterns in named.values() for p in patterns))
+    chosen = [abstraction(domain, pattern) for pattern in patterns]
+    missing = [a for a in chosen if not paths(a, folder)[0].exists()]
+    if missing:                                 # refused before the first build, not after an hour of them
+        check_room(paths(missing[0], folder)[0].parent, missing)
     loaded = {}
-    for i, pattern in enumerate(patterns, 1):
-        chosen = abstraction(domain, pattern)
-        label = f"{domain} PDB {i} of {len(patterns)}, {list(pattern)} ({chosen.size:,} entries)"
-        loaded[pattern] = load(chosen, folder, progress, label)
+    for i, (pattern, made) in enumerate(zip(patterns, chosen), 1):
+        label = f"{domain} PDB {i} of {len(patterns)}, {list(pattern)} ({made.size:,} entries)"
+        loaded[pattern] = load(made, folder, progress, label)
     return {name: [loaded[tuple(p)] for p in patterns] for name, patterns in named.items()}
 
 

@@ -27,8 +27,11 @@ build, with the time left) is `la.experiments.runs.progress.BuildProgress`.
 Writing goes through `la.io` (a temporary file renamed over the target), the table before its header. Two
 processes building the same PDB at once write identical bytes (the builds are deterministic), so whichever
 rename lands last the pair on disk is consistent; a reader that catches a new table beside an old header
-finds the checksums differ and builds the PDB itself.
+finds the checksums differ and builds the PDB itself. Before a build, a folder that cannot be written or lacks
+the room for the table is refused (ValueError, one line in the CLIs); a write that fails all the same (a full
+disk) is a ValueError naming the file, and leaves neither a temporary file nor a table without its header.
 """
+import contextlib
 import hashlib
 import json
 import os
@@ -39,6 +42,7 @@ import numpy as np
 from la import io
 
 FORMAT = 1                       # the version of the files' layout and meaning (not of the code)
+SLACK = 16 << 10                 # bytes per PDB beyond its table: the .npy and JSON headers, file-system blocks
 
 
 class PDB:
@@ -91,7 +95,7 @@ def load(abstraction, folder=None, progress=None, label=None) -> PDB:
         return PDB(abstraction, table)
     if problem is not None:
         report(None, f"{table_path}: {problem}; building it again")
-    _check_writable(table_path.parent)
+    check_room(table_path.parent, [abstraction])
     report(0.0, f"building {_describe(abstraction)}" if label is None else label)
     # A build's own fraction is a rough clock that may reach 1 before the end (or report 0 at its start):
     # 0 and 1 are said once each, here.
@@ -99,8 +103,8 @@ def load(abstraction, folder=None, progress=None, label=None) -> PDB:
     if table.dtype != np.uint8 or table.shape != (abstraction.size,):
         raise RuntimeError(f"{abstraction!r}.build returned {table.dtype} {table.shape}, "
                            f"expected uint8 ({abstraction.size},)")
-    io.write_npy(table_path, table)
-    io.write_json(header_path, header(abstraction, table))
+    _write(table_path, lambda: io.write_npy(table_path, table))
+    _write(header_path, lambda: io.write_json(header_path, header(abstraction, table)), table_path)
     report(1.0, f"saved in {table_path.parent}")
     return PDB(abstraction, table)
 
@@ -118,12 +122,17 @@ def _read(abstraction, table_path: Path, header_path: Path):
     neither file exists."""
     if not table_path.exists() and not header_path.exists():
         return None, None
+    for path in (table_path, header_path):                  # reading a FIFO or a device could block for ever
+        if path.exists() and not path.is_file():
+            return None, f"{path.name} is not a regular file"
     try:
         stored = json.loads(header_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None, f"no header {header_path.name}"
     except (OSError, ValueError) as error:                  # unreadable, not UTF-8, not JSON
         return None, f"unreadable header {header_path.name} ({error})"
+    except RecursionError:                                  # JSON nested deeper than Python's stack
+        return None, f"unreadable header {header_path.name} (JSON nested too deeply)"
     try:
         table = np.load(table_path, allow_pickle=False)
     except FileNotFoundError:
@@ -144,13 +153,39 @@ def _read(abstraction, table_path: Path, header_path: Path):
     return table, None
 
 
-def _check_writable(folder: Path) -> None:
-    """Create the cache folder if needed; ValueError (one line in the CLIs) if it cannot be written."""
+def check_room(folder, abstractions) -> None:
+    """Before building `abstractions` in `folder`: create the folder if needed, and raise ValueError (one line in
+    the CLIs) if it cannot be written or its file system has no room for their tables; nothing is built yet."""
+    folder = Path(folder)
+    what = _describe(abstractions[0]) if len(abstractions) == 1 else f"{len(abstractions)} missing PDBs"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ValueError(f"cannot create the PDB folder {str(folder)!r} ({error.strerror}); choose another with "
-                         f"--pdb-dir or LA_PDB_DIR") from None
+        raise ValueError(f"cannot create the PDB folder {str(folder)!r} ({error.strerror}) to build {what}; choose "
+                         f"another with --pdb-dir or LA_PDB_DIR") from None
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"cannot write in the PDB folder {str(folder)!r}; choose another with --pdb-dir or "
+        raise ValueError(f"cannot write in the PDB folder {str(folder)!r} to build {what}; choose another with "
+                         f"--pdb-dir or LA_PDB_DIR")
+    needed = sum(a.size + SLACK for a in abstractions)     # a uint8 table: one byte per entry
+    space = os.statvfs(folder)
+    free = space.f_bavail * space.f_frsize
+    if needed > free:
+        raise ValueError(f"no room in the PDB folder {str(folder)!r} for {what}: {needed / 2**20:,.1f} MiB needed, "
+                         f"{free / 2**20:,.1f} MiB free; free some space or choose another folder with --pdb-dir or "
                          f"LA_PDB_DIR")
+
+
+def _write(path: Path, write, written=None) -> None:
+    """Call `write()`, which writes `path` atomically; an OSError (a full disk) becomes a ValueError naming the
+    file, and the file `written` just before it (the table of this header) is removed: no half of a pair stays."""
+    try:
+        write()
+    except OSError as error:
+        if written is not None:
+            with contextlib.suppress(OSError):
+                written.unlink(missing_ok=True)
+        why = error.strerror or str(error)
+        if error.errno is None:                 # NumPy's short write: "N requested and M written", no errno
+            why += ": is the disk full?"
+        raise ValueError(f"cannot write the PDB file {str(path)!r} ({why}); free some space or choose another "
+                         f"folder with --pdb-dir or LA_PDB_DIR") from None

@@ -6,20 +6,28 @@
     python -m la.plots --table3 results/table3-24-pancake-full/results.json --copy   # adopt a Table 3 record
     python -m la.plots --confidence results/confidence-15-puzzle/results.json --copy   # and a confidence record
 
-Every record given (or, by default, committed in figures/) is read and checked before any figure is drawn;
-then each is drawn by its figure family's module (`la.plots` lists them); --copy also copies each record
-into --out as <name>.json (efficiency.json, suboptimality.json, table3_<domain>.json, ...).
+Every record given (or, by default, committed in figures/) is read and checked, and every file it will write
+in --out too (none may be a folder), before any figure is drawn; then each is drawn by its figure family's
+module (`la.plots` lists them); --copy also copies each record into --out as <name>.json (efficiency.json,
+suboptimality.json, table3_<domain>.json, ...). All or nothing: the files are written into a temporary folder
+inside --out and moved into place only when every one is complete (`all_or_none`).
 """
+import contextlib
+import os
 import shutil
+import stat
 import sys
+import tempfile
+from pathlib import Path
 
 from la.experiments.runs.cli import Parser, existing_file, out_folder, run
+from la.io import PARTIAL
 from la.plots import baselines, confidence, diagnostics, tables
 from la.plots.records import read_record, read_table3
 from la.plots.style import FIGURES
 
 
-def main(argv=None) -> int:
+def parse_args(argv):
     parser = Parser(prog="python -m la.plots", description="Regenerate every figure from saved results.")
     parser.add_argument("--efficiency", type=existing_file, default=FIGURES / "efficiency.json",
                         help="the efficiency experiment's results.json (default figures/efficiency.json)")
@@ -40,47 +48,132 @@ def main(argv=None) -> int:
                              "when it is there)")
     parser.add_argument("--out", type=out_folder, default=FIGURES, help="where the figures go (default figures/)")
     parser.add_argument("--copy", action="store_true", help="also copy the results files into --out")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def read_all(args) -> tuple:
+    """Every record to draw, checked: ({name: record}, {name: its file})."""
     paths = {"efficiency": args.efficiency, "suboptimality": args.suboptimality}
     diagnostics_path = args.diagnostics or (FIGURES / "diagnostics.json" if (FIGURES / "diagnostics.json").exists()
                                             else None)
     if diagnostics_path:
         paths["diagnostics"] = diagnostics_path
     records = {name: diagnostics.read_diagnostics(path) if name == "diagnostics" else read_record(path, name)
-               for name, path in paths.items()}      # every input, before any figure
+               for name, path in paths.items()}
     if records["suboptimality"].get("domain", "15-puzzle") != "15-puzzle":
         raise ValueError(f"{str(paths['suboptimality'])!r}: holds Table 3 results on the "
                          f"{records['suboptimality']['domain']}: pass it as --table3")
-    for domain, (path, record) in read_table3(args.table3 or sorted(FIGURES.glob("table3_*.json"))).items():
-        paths[f"table3_{domain}"], records[f"table3_{domain}"] = path, record
-    confidence_paths = args.confidence or sorted(FIGURES.glob("confidence_*.json"))
-    for domain, (path, record) in confidence.read_all(confidence_paths).items():
-        paths[f"confidence_{domain}"], records[f"confidence_{domain}"] = path, record
-    for domain, (path, record) in baselines.read_all(args.baselines
-                                                     or sorted(FIGURES.glob("baselines_*.json"))).items():
-        paths[f"baselines_{domain}"], records[f"baselines_{domain}"] = path, record
-    for name, record in records.items():
-        path = paths[name]
-        if args.copy and path.resolve() != (args.out / f"{name}.json").resolve():
-            args.out.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, args.out / f"{name}.json")
-        if name == "efficiency":
-            tables.table2_efficiency(record, args.out / "table2_efficiency.png")
-        elif name == "diagnostics":
-            diagnostics.all_from_diagnostics(record, args.out)
-        elif name.startswith("confidence_"):
-            confidence.draw(record, args.out)
-        elif name.startswith("baselines_"):              # beside the saved networks' own rows, if committed
-            domain = name.removeprefix("baselines_")
-            own = records.get("suboptimality" if domain == "15-puzzle" else f"table3_{domain}")
-            if own is not None and own["config"]["alphas"] != record["config"]["alphas"]:
-                print(f"{name}: drawn without the saved networks' own rows: the {domain} record given has other α")
-                own = None
-            baselines.draw(record, args.out, own)
-        else:
-            for note in tables.all_from_suboptimality(record, args.out):
-                print(f"{name}: {note}")
-        print(f"drew the {name} figures from {path}")
+    families = (("table3", read_table3(args.table3 or sorted(FIGURES.glob("table3_*.json")))),
+                ("confidence", confidence.read_all(args.confidence or sorted(FIGURES.glob("confidence_*.json")))),
+                ("baselines", baselines.read_all(args.baselines or sorted(FIGURES.glob("baselines_*.json")))))
+    for family, by_domain in families:
+        for domain, (path, record) in by_domain.items():
+            paths[f"{family}_{domain}"], records[f"{family}_{domain}"] = path, record
+    return records, paths
+
+
+def plan(name: str, record: dict, records: dict) -> tuple:
+    """(the files `name`'s figures go to, a function drawing them into a folder that returns lines to print)."""
+    if name == "efficiency":
+        files = ["table2_efficiency.png"]
+
+        def draw(folder):
+            tables.table2_efficiency(record, folder / files[0])
+            return []
+    elif name == "diagnostics":
+        files = list(diagnostics.FIGURE_NAMES)
+
+        def draw(folder):
+            diagnostics.all_from_diagnostics(record, folder)
+            return []
+    elif name.startswith("confidence_"):
+        files = list(confidence.figure_names(record).values())
+
+        def draw(folder):
+            confidence.draw(record, folder)
+            return []
+    elif name.startswith("baselines_"):              # beside the saved networks' own rows, if committed
+        domain, notes = name.removeprefix("baselines_"), []
+        own = records.get("suboptimality" if domain == "15-puzzle" else f"table3_{domain}")
+        if own is not None and own["config"]["alphas"] != record["config"]["alphas"]:
+            notes.append(f"{name}: drawn without the saved networks' own rows: the {domain} record given has other α")
+            own = None
+        files = list(baselines.drawn_figures(record, own).values())   # a row measured twice is refused here
+
+        def draw(folder):
+            baselines.draw(record, folder, own)
+            return notes
+    else:
+        files = list(tables.drawn_figures(record).values())
+
+        def draw(folder):
+            return [f"{name}: {note}" for note in tables.all_from_suboptimality(record, folder)]
+    return files, draw
+
+
+def check_targets(out: Path, names: list) -> None:
+    """Refuse, before anything is drawn, a file to be written in `out` that is a folder: nothing can replace it."""
+    for name in names:
+        try:
+            mode = os.lstat(out / name).st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISDIR(mode):
+            raise ValueError(f"{str(out / name)!r} is a folder, where la.plots would write a file (move the "
+                             f"folder away, or choose another --out)")
+
+
+@contextlib.contextmanager
+def all_or_none(out: Path):
+    """A temporary folder inside `out` to write into; its files are moved into `out` only when every one is
+    complete. A failure part-way (a full disk, a record a figure cannot draw) leaves `out` as it was: no
+    half-written file, no new figures beside old ones, and the folders made for `out` removed again."""
+    made = [p for p in (out.absolute(), *out.absolute().parents) if not p.exists()]   # deepest first
+    folder = None
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix=PARTIAL, dir=out)).absolute()
+        yield folder
+        done = sorted(folder.iterdir())
+    except BaseException as error:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        for place in made:
+            with contextlib.suppress(OSError):
+                place.rmdir()                      # only if empty: never what someone else put there meanwhile
+        if isinstance(error, OSError):
+            where = Path(error.filename).absolute() if error.filename else None
+            where = out / where.relative_to(folder) if where and folder and where.is_relative_to(folder) else out
+            raise ValueError(f"cannot write {str(where)!r} ({error.strerror or error}): no figure was written"
+                             ) from None
+        raise
+    for file in done:                              # a rename in one file system: no new data, nothing half-done
+        os.replace(file, out / file.name)
+    folder.rmdir()
+
+
+def copy(path: Path, target: Path) -> None:
+    """A results file copied to `target`; an error names `target`."""
+    try:
+        shutil.copyfile(path, target)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(target)) from None
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    records, paths = read_all(args)                                          # every input, before any figure
+    plans = {name: plan(name, record, records) for name, record in records.items()}
+    copies = [name for name, path in paths.items()
+              if args.copy and Path(path).resolve() != (args.out / f"{name}.json").resolve()]
+    check_targets(args.out, [f for files, _ in plans.values() for f in files] + [f"{n}.json" for n in copies])
+    lines = []
+    with all_or_none(args.out) as folder:
+        for name, (_, draw) in plans.items():
+            if name in copies:
+                copy(paths[name], folder / f"{name}.json")
+            lines += draw(folder) + [f"drew the {name} figures from {paths[name]}"]
+    print("\n".join(lines))
     return 0
 
 

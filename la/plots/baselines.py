@@ -64,15 +64,23 @@ def figure_names(record: dict) -> dict:
     return {"table": f"{stem}.png", "conformal": f"{stem}_conformal.png"}
 
 
+def drawn_figures(record: dict, own: dict | None = None) -> dict:
+    """What `draw` draws from these records, {kind: file name}: the rows, and the conformal rows' coverage if any."""
+    names = figure_names(record)
+    if own is not None:
+        record = merge(own, record, "the saved networks' own record")
+    return {kind: name for kind, name in names.items() if kind == "table" or record.get("conformal")}
+
+
 def draw(record: dict, out, own: dict | None = None) -> None:
     """The rows against α (as Table 1's figure draws them) and, if there are conformal rows, their coverage.
     `own`: the record of the saved networks' own run (figures/suboptimality.json, figures/table3_<domain>.json),
     whose measured rows (α, N/A, the admissible baseline) are drawn beside the baselines'."""
-    names = figure_names(record)
+    names = drawn_figures(record, own)
     if own is not None:
         record = merge(own, record, "the saved networks' own record")
     table1_suboptimality(record, Path(out) / names["table"])
-    if record.get("conformal"):
+    if "conformal" in names:
         conformal_coverage(record, Path(out) / names["conformal"])
 
 

@@ -9,7 +9,7 @@
 """
 from pathlib import Path
 
-from la.experiments.runs.cli import NUMBER, check_shape, read_results
+from la.experiments.runs.cli import MAYBE, NUMBER, check_shape, read_results
 from la.plots import style
 from la.plots.style import plt
 
@@ -20,7 +20,7 @@ _DECOMPOSED = {"states": int, **dict.fromkeys(("bias", "error_sd", "mean_sigma_a
                "rows": [dict.fromkeys(("alpha", "observed", "without_bias", "without_bias_sigma_rescaled"),
                                       NUMBER)]}
 _RUN = {"calibration_korf": _DECOMPOSED,
-        "buffer": {"sampled": int, "solved": int, "label_minus_h_star": {"mean": NUMBER, "optimal_labels": NUMBER},
+        "buffer": {"sampled": int, "solved": int, "label_minus_h_star": {"mean": MAYBE, "optimal_labels": MAYBE},
                    "calibration": (dict, type(None))}}
 
 
@@ -101,7 +101,10 @@ def calibration_decomposition(record: dict, path) -> None:
     style.save(fig, path)
 
 
+FIGURE_NAMES = ("sigma_e_by_distance.png", "calibration_decomposition.png")     # what `all_from_diagnostics` draws
+
+
 def all_from_diagnostics(record: dict, folder) -> None:
     """Both diagnostics figures, into `folder`."""
-    sigma_e_by_distance(record, Path(folder) / "sigma_e_by_distance.png")
-    calibration_decomposition(record, Path(folder) / "calibration_decomposition.png")
+    sigma_e_by_distance(record, Path(folder) / FIGURE_NAMES[0])
+    calibration_decomposition(record, Path(folder) / FIGURE_NAMES[1])

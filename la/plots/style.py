@@ -11,6 +11,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from la.io import write_binary  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "figures"
 TUTORIAL_FIGURES = FIGURES / "tutorials"          # ignored by git (.gitignore)
@@ -26,9 +28,9 @@ def tutorial_figure_path(tutorial) -> Path:
 
 
 def save(fig, path) -> None:
-    """Write `fig` to `path` (its folder made if need be) at 120 dpi, and close it."""
+    """Write `fig` to `path` (its folder made if need be) at 120 dpi, atomically (`la.io`), and close it."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    write_binary(path, lambda f: fig.savefig(f, format=Path(path).suffix[1:].lower() or None, dpi=120))
     plt.close(fig)
 
 

@@ -157,18 +157,30 @@ def figure_names(results: dict) -> dict:
             "calibration_random": f"{stem}_calibration_uniform.png", "learning_curves": f"{stem}_learning_curves.png"}
 
 
+def drawn_figures(results: dict) -> dict:
+    """The figures `all_from_suboptimality` draws from this record, {kind: file name} (`figure_names`): the
+    uniform calibration only with its states, the learning curves only with a training log (a test of saved
+    networks may have none), Figures 1 and 2 only with a GenerateTaskPrac walk."""
+    wanted = {"table": True, "calibration": True, "calibration_random": bool(results.get("calibration_random")),
+              "learning_curves": any(results["learning_curves"].values()),
+              "generate_task": bool(results.get("generate_task"))}
+    return {kind: name for kind, name in figure_names(results).items() if wanted[kind]}
+
+
 def all_from_suboptimality(results: dict, folder) -> list:
-    """The figures of a suboptimality record (Table 1 or 3, `figure_names`), drawn into `folder`; returns a
-    note for each figure it could not draw from this record (Figures 1 and 2 need a 15-puzzle walk)."""
-    folder, names, notes = Path(folder), figure_names(results), []
-    table1_suboptimality(results, folder / names["table"])
-    calibration(results, folder / names["calibration"])
-    if results.get("calibration_random"):
-        calibration(results, folder / names["calibration_random"], "calibration_random")
-    learning_curves(results, folder / names["learning_curves"])
-    if results.get("generate_task"):
-        figure1_generate_task(results, folder / names["generate_task"])
-    elif "generate_task" in names:
+    """The figures of a suboptimality record (Table 1 or 3, `drawn_figures`), drawn into `folder`; returns a
+    note for each figure it could not draw from this record."""
+    folder, drawn, notes = Path(folder), drawn_figures(results), []
+    draw = {"table": table1_suboptimality, "calibration": calibration, "learning_curves": learning_curves,
+            "calibration_random": lambda r, path: calibration(r, path, "calibration_random"),
+            "generate_task": figure1_generate_task}
+    for kind, name in drawn.items():
+        draw[kind](results, folder / name)
+    if "learning_curves" not in drawn:
+        notes.append("learning curves not drawn: the record holds none (the networks' folder kept no training log)")
+    if "generate_task" in drawn:
+        return notes
+    if "generate_task" in figure_names(results):
         notes.append("Figures 1 and 2 not drawn: the record holds no GenerateTaskPrac walk (generate_task is null)")
     else:
         notes.append(f"Figures 1 and 2 not drawn: they show GenerateTaskPrac on 15-puzzle boards, and "

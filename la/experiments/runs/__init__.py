@@ -10,5 +10,5 @@
     trained        the networks a results folder holds, ready to test
     boot_searches  Boot's searches spread over worker processes
     cli            the command lines' checks of arguments and inputs
-    progress       the printer of PDB builds (la.pdb.store's progress calls), one line each on stderr
+    progress       the printer of PDB builds (la.pdb.store's progress calls), one line each on stderr; a heartbeat
 """

@@ -6,7 +6,7 @@ place per kind, as argparse `type=` functions (a refusal is one line naming the 
 a reader that raises ValueError naming the file:
 
     numbers        integer(low, high) and its instances node_limit, seed, count, weight; seconds; alpha
-    paths          out_folder, figure_file, existing_folder, existing_file: nothing is created while checking
+    paths          out_folder, pdb_folder, figure_file, existing_folder, existing_file: none creates anything
     lists          names(allowed, what): comma-separated names, each one of `allowed`
     states         parse_state(domain, text), state_text(state): a state as a line of integers, and back
     results files  read_results(path, experiment, shape), check_shape: what the figures read, before any is drawn
@@ -25,10 +25,14 @@ from pathlib import Path
 
 import numpy as np
 
+from la.io import WriteError
+
 NODES_MAX = 10**18          # node counts are int64 (at most 9.2e18) in la.search
 SEED_MAX = 2**32 - 1        # the usual seed range: every tool and JSON reader keeps such a seed exact
 COUNT_MAX = 1_000           # runs, test sets, jobs: far beyond any real run, short of filling the memory
 WEIGHT_MAX = 10**6          # weighted IDA*'s W: W·h stays far inside int64 for every domain here
+ROOM = 255                  # bytes of path kept free below an output folder for what a run writes there (a unit's
+                            # folder, a file, a temporary's prefix: under 60 here, NAME_MAX at most)
 
 
 class Parser(argparse.ArgumentParser):
@@ -39,16 +43,30 @@ class Parser(argparse.ArgumentParser):
 
 
 def run(main, argv=None) -> int:
-    """Call `main(argv)`; a ValueError (bad input) becomes one line on stderr and exit status 2, and Ctrl-C
-    outside the runner (which reports its own) one line and status 130."""
+    """Call `main(argv)`; a ValueError (bad input) or a file that cannot be written (disk full, read-only, ...)
+    becomes one line on stderr and exit status 2, and Ctrl-C outside the runner (which reports its own) one line
+    and status 130."""
     try:
         return main(argv)
     except ValueError as error:
         print(f"error: {str(error).replace(chr(10), ' ')}", file=sys.stderr)
         return 2
+    except OSError as error:
+        if error.filename is None:          # names no file: not the place but a bug, so keep its traceback
+            raise
+        print(f"error: {file_error(error)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def file_error(error: OSError) -> str:
+    """An OSError that names its file as one line: "cannot write <file> (No space left on device)"."""
+    reason = error.strerror or str(error)
+    if isinstance(error, WriteError):
+        return f"cannot write {_shown(str(error.filename))} ({reason})"
+    return f"{_shown(str(error.filename))}: {reason}"
 
 
 def _shown(text: str) -> str:
@@ -141,12 +159,27 @@ def _creatable(path: Path) -> None:
         raise ArgumentTypeError(f"cannot create {_shown(str(path))}: a name in it is longer than {longest} bytes")
 
 
+def _fits(path: Path, text: str, room: int = 0) -> None:
+    """Refuse a path whose full form, with `room` bytes more, is longer than the system takes (PATH_MAX).
+    Each name in it is checked by `_creatable`; the files are written by full path (`la.io`)."""
+    try:
+        limit = os.pathconf("/", "PC_PATH_MAX") - 1             # PATH_MAX counts the closing NUL byte
+    except (OSError, ValueError, AttributeError):
+        limit = 4095
+    size = len(os.fsencode(str(path.absolute())))
+    if size + room > limit:
+        kept = f", less {room} kept for the files written in it" if room else ""
+        raise ArgumentTypeError(f"{_shown(text)} is too long: its full path has {size:,} bytes, and a path here "
+                                f"may have at most {limit:,}{kept}")
+
+
 def out_folder(text: str) -> Path:
     """An argparse type: a folder to write results in, existing and writable or possible to create."""
     if not text:
         raise ArgumentTypeError("expected a folder name, got '' (write . for the current folder)")
     path = Path(text)
     kind = _kind(path, text)
+    _fits(path, text, ROOM)
     if kind is None:
         _creatable(path)
     elif kind == "file":
@@ -154,6 +187,14 @@ def out_folder(text: str) -> Path:
     elif not os.access(path, os.W_OK | os.X_OK):
         raise ArgumentTypeError(f"cannot write in {_shown(text)}")
     return path
+
+
+def pdb_folder(text: str) -> Path:
+    """An argparse type: a PDB cache folder (--pdb-dir). A folder that exists is accepted even if it cannot be
+    written: PDBs already there are only read, and `la.pdb.store` refuses the folder when one must be built."""
+    if text and Path(text).is_dir():
+        return Path(text)
+    return out_folder(text)
 
 
 def figure_types() -> list:
@@ -168,6 +209,7 @@ def figure_file(text: str) -> Path:
         raise ArgumentTypeError("expected a file name, got ''")
     path, kinds = Path(text), figure_types()
     kind = _kind(path, text)
+    _fits(path, text)
     if kind == "folder":
         raise ArgumentTypeError(f"{_shown(text)} is a folder, not a file")
     listed = ", ".join("." + suffix for suffix in kinds)

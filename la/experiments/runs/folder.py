@@ -7,6 +7,7 @@ every checkpoint, network and log — before any work starts. A damaged file is 
 and what to do, and the folder is left as it was. The lock is held until the process exits, through every
 phase, the results files and the figures.
 """
+import contextlib
 import json
 import shlex
 import subprocess
@@ -17,7 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from la.experiments.runs.checkpoint import check_checkpoint
-from la.experiments.runs.lock import hold, release
+from la.experiments.runs.cli import check_shape
+from la.experiments.runs.lock import LOCK, hold, release
 from la.io import PARTIAL, remove_partial, write_json
 from la.rivals.boot_round import SUFFIX as ROUND_PROGRESS
 
@@ -36,18 +38,22 @@ def commit() -> str | None:
         return None
 
 
-def prepare(out: Path, settings: dict, resume: bool, command: list) -> None:
+def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=None) -> None:
     """Lock `out` and start a run there, or check that a resumed one was started with the same settings.
 
     The number of runs may differ: runs are independent units, so `--resume --runs 3` adds runs to a folder
-    that holds one. The commands of every start and resume are kept.
+    that holds one. The commands of every start and resume are kept. `unit_shape`: what every `unit.json`
+    must hold besides its 'summary' (`la.experiments.runs.cli.check_shape`), checked before a resume begins.
+    If the run cannot start, folders this call created are removed again (they hold nothing).
     """
     out, marker = Path(out), Path(out) / MARKER
     if resume and not marker.exists():
         raise ValueError(f"nothing to resume: {out} holds no run")
-    out.mkdir(parents=True, exist_ok=True)
-    taken = hold(out)
+    created = [folder for folder in (out, *out.parents) if not folder.exists()]     # the deepest first
+    taken = False
     try:
+        out.mkdir(parents=True, exist_ok=True)
+        taken = hold(out)
         if not marker.exists():
             write_json(marker, {"settings": settings, "command": shlex.join(map(str, command)), "commit": commit()})
             return
@@ -57,14 +63,28 @@ def prepare(out: Path, settings: dict, resume: bool, command: list) -> None:
         if _without_runs(previous["settings"]) != _without_runs(json.loads(json.dumps(settings))):
             raise ValueError(f"{out} holds a run with other settings; resume it with the same options, "
                              f"or choose another --out")
-        check_folder(out)
+        check_folder(out, unit_shape)
     except BaseException:
+        _remove_empty(created, taken)
         if taken:
             release(out)
         raise
     remove_partial(out)                      # what runs killed mid-write left behind (we hold the lock)
     previous.setdefault("resumed", []).append({"command": shlex.join(map(str, command)), "commit": commit()})
     write_json(marker, previous)
+
+
+def _remove_empty(created: list, locked: bool) -> None:
+    """Remove the folders a failed `prepare` created, the deepest first, while they hold nothing (but the lock
+    file, if this process holds it: removed before the lock is released, so no other run can have taken it)."""
+    for folder in created:
+        if locked:
+            with contextlib.suppress(FileNotFoundError):
+                (folder / LOCK).unlink()
+        try:
+            folder.rmdir()
+        except OSError:                      # not made after all, or something is in it: leave it and those above
+            return
 
 
 def read_experiment(out: Path) -> dict:
@@ -82,14 +102,14 @@ def read_experiment(out: Path) -> dict:
     return record
 
 
-def check_folder(out: Path) -> None:
+def check_folder(out: Path, unit_shape=None) -> None:
     """ValueError naming the first damaged file under `out` and what to do; the files are only read.
 
-    Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`) and `tasks.json` (see
-    `read_tasks`), every other JSON file and every .npz below the top level (checkpoints with
-    `la.experiments.runs.checkpoint.check_checkpoint`). A damaged Boot round's progress (`la.rivals.boot_round`) is
-    remedied by deleting that file alone, which costs only the round under way. The top level's results files and
-    figures are not read by a run, which writes them anew at its end.
+    Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`, and of `unit_shape` if
+    given) and `tasks.json` (see `read_tasks`), every other JSON file and every .npz below the top level
+    (checkpoints with `la.experiments.runs.checkpoint.check_checkpoint`). A damaged Boot round's progress
+    (`la.rivals.boot_round`) is remedied by deleting that file alone, which costs only the round under way. The
+    top level's results files and figures are not read by a run, which writes them anew at its end.
     """
     out = Path(out)
     read_experiment(out)
@@ -97,7 +117,7 @@ def check_folder(out: Path) -> None:
         if path.name.startswith(PARTIAL):
             continue
         try:
-            _check_file(path)
+            _check_file(path, unit_shape)
         except ValueError as error:
             unit = _unit_folder(path, out)
             if path.name.endswith(ROUND_PROGRESS):      # a Boot round's saved searches: only that round is lost
@@ -150,9 +170,11 @@ def resume_command(out: Path) -> str:
     return shlex.join(words if "--resume" in words else [*words, "--resume"])
 
 
-def _check_file(path: Path) -> None:
+def _check_file(path: Path, unit_shape=None) -> None:
     if path.name == "unit.json":
-        read_result(path)
+        result = read_result(path)
+        if unit_shape is not None:
+            check_shape(result, unit_shape, str(path))
     elif path.name == TASKS:
         read_tasks(path)
     elif path.suffix == ".json":

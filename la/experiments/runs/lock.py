@@ -6,9 +6,12 @@ a stale lock behind, and the file that stays is harmless. A second process askin
 refused at once (`FolderInUse`, a ValueError, so the command lines report it in one line with exit status 2),
 naming the holder's process id. Within one process `hold` may be called again for the same folder.
 """
+import contextlib
 import fcntl
 import os
 from pathlib import Path
+
+from la.io import WriteError
 
 LOCK = ".lock"
 _held = {}                                     # resolved folder -> the open lock file's descriptor
@@ -37,8 +40,14 @@ def hold(folder) -> bool:
         os.close(fd)
         raise FolderInUse(f"{folder} is in use by another run (process {holder or 'unknown'}); wait for it to end "
                           f"or stop it, or choose another --out") from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError as error:                   # a full disk: no trace left, and the file named
+        with contextlib.suppress(OSError):
+            os.unlink(folder / LOCK)
+        os.close(fd)
+        raise WriteError(error.errno, error.strerror, str(folder / LOCK)) from None
     _held[folder] = fd
     return True
 

@@ -8,11 +8,15 @@ the original would have drawn next, so an interrupted-and-resumed training run m
 
 `save` writes atomically (`la.io`), so an interrupted run never leaves a half-written file. `pack`/`unpack` give
 the same arrays and metadata to callers that store several objects in one file (training checkpoints). `load`
-reads with allow_pickle=False and checks that every expected array is present with the expected shape; a problem
-raises ValueError naming the file and the key.
+reads with allow_pickle=False and checks, before it allocates anything, that the file is a regular file and that
+every array the metadata implies is present with the expected shape and finite numbers; a problem raises ValueError
+naming the file and the key.
 """
 import json
 import os
+import stat
+import zipfile
+import zlib
 
 import numpy as np
 
@@ -70,8 +74,14 @@ def read_about(path) -> dict | None:
 def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
     """The object described by `meta` with its arrays from `data` (anything with `.files` and `[key]`)."""
     cls, config = meta["class"], meta.get("config", {})
+    if not isinstance(config, dict):
+        raise ValueError(f"{path}: key '{META}' has a 'config' that is not a JSON object")
     networks = {"FFNN": FFNN, "WUNN": WUNN, "Classifier": Classifier}
     if cls in networks:
+        # The arrays the config implies are checked against the file's first: a damaged config that claims
+        # 10^12 inputs would otherwise be allocated (MemoryError) before any shape is compared.
+        _check_arrays(_layout(cls, config, path), data, path)
+        _check_dtype(config.get("dtype", "float64"), "config", path)
         # Any rng will do for construction: every parameter it initialises is overwritten below.
         net = _construct(networks[cls], path, rng=np.random.default_rng(0), **config)
         _fill(net.params, data, path)
@@ -80,7 +90,9 @@ def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
             net.rng = rng if rng is not None else _restore_rng(meta.get("rng_state"), path)
         return net
     if cls == "Adam":
-        shapes, dtypes = meta.get("shapes", {}), meta.get("dtypes", {})
+        shapes, dtypes = _adam_layout(meta, path)
+        _check_arrays({**{"m/" + k: s for k, s in shapes.items()}, **{"v/" + k: s for k, s in shapes.items()},
+                       "t": ()}, data, path)
         zeros = {k: np.zeros(shape, dtype=dtypes.get(k, "float64")) for k, shape in shapes.items()}
         opt = _construct(Adam, path, params=zeros, **config)
         _fill(opt.m, data, path, prefix="m/")
@@ -92,6 +104,10 @@ def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
 
 
 def _open(path: str):
+    mode = os.stat(path).st_mode           # (a missing file: FileNotFoundError, as np.load would raise)
+    if not stat.S_ISREG(mode):             # opening a FIFO would wait for a writer, reading a device for ever
+        raise ValueError(f"{path}: {_NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not an .npz archive "
+                         f"written by la.experiments.runs.persist.save")
     try:
         data = np.load(path, allow_pickle=False)
     except ValueError:                  # neither .npy nor .npz: NumPy takes it for a pickle, which it refuses
@@ -104,32 +120,101 @@ def _open(path: str):
 def _read_meta(data, path: str) -> dict:
     if META not in data.files:
         raise ValueError(f"{path}: missing key '{META}'; not a file written by la.experiments.runs.persist.save")
+    stored = _array(data, META, path)
     try:
-        meta = json.loads(str(data[META].reshape(-1)[0]))
+        meta = json.loads(str(stored.reshape(-1)[0]))
     except (ValueError, IndexError) as e:
         raise ValueError(f"{path}: key '{META}' does not hold valid JSON ({e})") from e
-    if not isinstance(meta, dict) or "class" not in meta:
+    except RecursionError:                  # JSON nested deeper than Python's stack
+        raise ValueError(f"{path}: key '{META}' does not hold valid JSON (nested too deeply)") from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("class"), str):
         raise ValueError(f"{path}: key '{META}' has no 'class' entry")
     return meta
+
+
+def _layout(cls: str, config: dict, path: str) -> dict:
+    """The shape of each parameter `cls(**config)` allocates (la.nn.ffnn, la.nn.wunn, la.heller.classifier), from
+    the config's sizes alone, each checked to be a whole number >= 1."""
+    def size(value, name: str) -> int:
+        if type(value) is not int or value < 1:            # bool is an int subclass: refused too
+            raise ValueError(f"{path}: key '{META}' gives {name} = {value!r}, expected a whole number >= 1")
+        return value
+    n_in = size(config.get("n_in"), "n_in")
+    if cls == "FFNN":
+        H, n_out = size(config.get("n_hidden"), "n_hidden"), size(config.get("n_out"), "n_out")
+        return {"W1": (n_in, H), "b1": (H,), "W2": (H, n_out), "b2": (n_out,)}
+    if cls == "WUNN":
+        H = size(config.get("n_hidden"), "n_hidden")
+        layers = {"W1": (n_in, H), "b1": (H,), "W2": (H, 1), "b2": (1,)}
+        return {f"{name}_{part}": shape for name, shape in layers.items() for part in ("mu", "rho")}
+    hidden = config.get("hidden")
+    if not isinstance(hidden, list) or not hidden:
+        raise ValueError(f"{path}: key '{META}' gives hidden = {hidden!r}, expected a list of layer widths")
+    widths = [n_in, *(size(width, "a hidden width") for width in hidden), size(config.get("H"), "H") + 1]
+    layers = {f"W{i}": (fan_in, fan_out) for i, (fan_in, fan_out) in enumerate(zip(widths, widths[1:]), 1)}
+    return {**layers, **{f"b{i}": (fan_out,) for i, fan_out in enumerate(widths[1:], 1)}}
+
+
+def _adam_layout(meta: dict, path: str) -> tuple[dict, dict]:
+    """An Adam state's parameter shapes and dtypes from its metadata, checked to be lists of whole numbers and
+    float types."""
+    shapes, dtypes = meta.get("shapes", {}), meta.get("dtypes", {})
+    if not isinstance(shapes, dict) or not isinstance(dtypes, dict):
+        raise ValueError(f"{path}: key '{META}' has damaged 'shapes' or 'dtypes' for the Adam state")
+    for name, shape in shapes.items():
+        if not isinstance(shape, list) or any(type(n) is not int or n < 0 for n in shape):
+            raise ValueError(f"{path}: key '{META}' gives the shape of {name!r} as {shape!r}, expected a list of "
+                             f"whole numbers")
+        _check_dtype(dtypes.get(name, "float64"), f"dtypes.{name}", path)
+    return {name: tuple(shape) for name, shape in shapes.items()}, dtypes
+
+
+def _check_dtype(name, where: str, path: str) -> None:
+    """Refuse a dtype name that is not a float type (a network computes in float32 or float64)."""
+    try:
+        floating = np.dtype(name).kind == "f"
+    except TypeError:                       # not a dtype name at all
+        floating = False
+    if not floating:
+        raise ValueError(f"{path}: key '{META}' gives {where} dtype {name!r}, expected float32 or float64")
+
+
+def _array(data, key: str, path: str) -> np.ndarray:
+    """The file's array `key`; ValueError naming the file and the key if it cannot be read. An array's own .npy
+    header may claim more than the file holds: NumPy then fails to allocate it (MemoryError) or runs out of data."""
+    try:
+        return data[key]
+    except (ValueError, MemoryError, EOFError, OSError, zipfile.BadZipFile, zlib.error) as e:
+        raise ValueError(f"{path}: key '{key}' cannot be read ({type(e).__name__}: {e})") from None
+
+
+def _check_arrays(shapes: dict, data, path: str) -> None:
+    """Every array of `shapes` (key -> shape) is in `data` with that shape and holds finite real numbers: a NaN
+    weight would make every h NaN, which rounds to -2^63 and sends IDA*'s bounds below any cost."""
+    for key, shape in shapes.items():
+        if key not in data.files:
+            raise ValueError(f"{path}: missing key '{key}'")
+        array = _array(data, key, path)
+        if array.shape != tuple(shape):
+            raise ValueError(f"{path}: key '{key}' has shape {array.shape}, expected {tuple(shape)}")
+        if array.dtype.kind not in "iuf":
+            raise ValueError(f"{path}: key '{key}' holds {array.dtype} values, not real numbers")
+        if not np.isfinite(array).all():
+            raise ValueError(f"{path}: key '{key}' holds NaN or infinite values (a diverged run or a damaged file)")
 
 
 def _construct(cls, path: str, **kwargs):
     try:
         return cls(**kwargs)
-    except TypeError as e:      # unknown or missing constructor argument in the file
-        raise ValueError(f"{path}: the arguments in '{META}' do not fit {cls.__name__}: {e}") from e
+    except (TypeError, ValueError) as e:    # an unknown, missing or out-of-range constructor argument in the file
+        raise ValueError(f"{path}: the arguments in '{META}' do not fit {cls.__name__}: {e}") from None
 
 
 def _fill(target: dict, data, path: str, prefix: str = "") -> dict:
-    """Replace every array of `target` by the file's array of the same key, checking presence and shape."""
+    """Replace every array of `target` by the file's array of the same key, checked (`_check_arrays`)."""
+    _check_arrays({prefix + name: expected.shape for name, expected in target.items()}, data, path)
     for name, expected in target.items():
-        key = prefix + name
-        if key not in data.files:
-            raise ValueError(f"{path}: missing key '{key}'")
-        array = data[key]
-        if array.shape != expected.shape:
-            raise ValueError(f"{path}: key '{key}' has shape {array.shape}, expected {expected.shape}")
-        target[name] = array.astype(expected.dtype)
+        target[name] = _array(data, prefix + name, path).astype(expected.dtype)
     return target
 
 
@@ -140,11 +225,22 @@ def _check_no_extra(data, expected_keys, path: str) -> None:
 
 
 def _restore_rng(state, path: str) -> np.random.Generator:
-    if not isinstance(state, dict) or not hasattr(np.random, str(state.get("bit_generator"))):
+    name = state.get("bit_generator") if isinstance(state, dict) else None
+    kind = getattr(np.random, name, None) if isinstance(name, str) else None
+    # Only a bit generator (PCG64, MT19937, ...) has a state to set: not "default_rng" nor "Generator".
+    if not (isinstance(kind, type) and issubclass(kind, np.random.BitGenerator)):
         raise ValueError(f"{path}: key '{META}' has no usable 'rng_state' for the FFNN's dropout rng")
-    bit_generator = getattr(np.random, state["bit_generator"])()
-    bit_generator.state = state
+    bit_generator = kind()
+    try:
+        bit_generator.state = state
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError) as e:     # what NumPy raises, by field
+        raise ValueError(f"{path}: key '{META}' has a damaged 'rng_state' for the FFNN's dropout rng "
+                         f"({type(e).__name__}: {e})") from None
     return np.random.Generator(bit_generator)
+
+
+_NOT_REGULAR = {stat.S_IFDIR: "a folder", stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a device",
+                stat.S_IFBLK: "a device", stat.S_IFSOCK: "a socket"}
 
 
 def _jsonable(value):

@@ -5,8 +5,9 @@ la/__init__.py) that run units sent to them one at a time and answer with the un
 What makes them safe to interrupt:
 
 - They ignore SIGINT. A Ctrl-C reaches the terminal's whole process group; the main process alone decides what
-  happens, stops them and says how to continue. (Started with SIGINT ignored, so even a worker still starting
-  up cannot die with a traceback of its own.)
+  happens, stops them and says how to continue. The main process blocks SIGINT while it starts them, so they
+  are born with it blocked (a worker still starting up cannot die with a traceback of its own) until they ignore
+  it, and a Ctrl-C in those milliseconds waits, pending, and reaches the main process once they have started.
 - They stop on SIGTERM by unwinding (SystemExit): an atomic write in progress (`la.io`) removes its temporary
   file instead of finishing, so a stopped unit leaves its last whole checkpoint and nothing half-written.
 - Each holds the reading end of a pipe (the lifeline) whose only writing end is the main process's. The kernel
@@ -19,8 +20,10 @@ import signal
 import threading
 import time
 import traceback
-from multiprocessing import get_context
+from multiprocessing import get_context, resource_tracker
 from multiprocessing.connection import wait
+
+from la.io import WriteError
 
 GRACE = 5.0                 # seconds a stopped worker may take to unwind before it is killed
 TICK = 0.5                  # seconds between the main process's looks at the running units
@@ -37,6 +40,17 @@ def terminated_raises():
         raise Terminated()
     with _handler(signal.SIGTERM, handler):
         yield
+
+
+@contextlib.contextmanager
+def _blocked(signum):
+    """Hold `signum` back while inside: one that arrives stays pending and is delivered on the way out. Processes
+    started inside are born with it blocked (the mask survives fork and exec)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signum})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
 
 
 @contextlib.contextmanager
@@ -59,16 +73,23 @@ class Workers:
         context = get_context("spawn")
         lifeline, self._lifeline = context.Pipe(duplex=False)
         self._idle, self._all = [], []
-        # Ignored while they start, so that they are born ignoring it (a Ctrl-C in these milliseconds is lost).
-        with _handler(signal.SIGINT, signal.SIG_IGN):
-            for _ in range(jobs):
-                mine, theirs = context.Pipe()
-                process = context.Process(target=_serve, args=(theirs, lifeline), daemon=True)
-                process.start()
-                theirs.close()
-                self._idle.append((process, mine))
-                self._all.append(process)
-        lifeline.close()
+        # multiprocessing's resource tracker, started with the first process, unblocks SIGINT once it is up: so
+        # it starts now, before SIGINT is blocked, and not in the middle of the workers' start.
+        resource_tracker.ensure_running()
+        try:
+            with _blocked(signal.SIGINT):           # not ignored: a Ctrl-C now would be lost (module docstring)
+                for _ in range(jobs):
+                    mine, theirs = context.Pipe()
+                    process = context.Process(target=_serve, args=(theirs, lifeline), daemon=True)
+                    process.start()
+                    theirs.close()
+                    self._idle.append((process, mine))
+                    self._all.append(process)
+        except BaseException:                       # e.g. the Ctrl-C held back, raised as SIGINT is unblocked
+            self.stop(graceful=False)
+            raise
+        finally:
+            lifeline.close()
 
     def __enter__(self):
         return self
@@ -77,7 +98,8 @@ class Workers:
         self.stop(graceful=kind is None)
 
     def run(self, function, units: list, out, tick=lambda running: None):
-        """Yield (unit, "done", result) or (unit, "failed", (one line, traceback)) as each unit ends.
+        """Yield (unit, "done", result) or (unit, "failed", (one line, traceback, file: see `_failed`)) as each
+        unit ends.
 
         `tick(running units)` is called at least every TICK seconds while units run.
         """
@@ -100,7 +122,7 @@ class Workers:
                     self._idle.append((process, connection))
                 except (EOFError, OSError):
                     process.join(1)
-                    kind, payload = "failed", (f"its worker process died ({_status(process.exitcode)})", "")
+                    kind, payload = "failed", (f"its worker process died ({_status(process.exitcode)})", "", None)
                 yield unit, kind, payload
 
     def stop(self, graceful: bool) -> None:
@@ -122,6 +144,8 @@ class Workers:
 
 def _serve(tasks, lifeline) -> None:
     """A worker's life: run each (function, unit, out) it is sent with verbose=False, until None or EOF."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)           # drops a Ctrl-C pending since it was born (`_blocked`)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _unwind)
     threading.Thread(target=_watch_parent, args=(lifeline,), daemon=True).start()
     while True:
@@ -143,7 +167,12 @@ def _serve(tasks, lifeline) -> None:
 
 
 def _failed(error) -> tuple:
-    return "failed", (f"{type(error).__name__}: {error}", traceback.format_exc())
+    """("failed", (one line, traceback, file)); `file`, for an OSError naming a file, is (whether it is a
+    la.io.WriteError, errno, reason, file name): the main process decides whether the disk is to blame."""
+    file = None
+    if isinstance(error, OSError) and error.filename is not None:
+        file = (isinstance(error, WriteError), error.errno, error.strerror or str(error), str(error.filename))
+    return "failed", (f"{type(error).__name__}: {error}", traceback.format_exc(), file)
 
 
 def _status(exitcode) -> str:

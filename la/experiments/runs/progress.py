@@ -7,10 +7,16 @@ PDB pass one, e.g.
     la.pdb: <folder>/24-puzzle_1-2-5-6-7.npy: corrupted (its checksum does not match the header); building it again
     24-puzzle PDB 1 of 10, [1, 2, 5, 6, 7] (127,512,000 entries): 40% (level 12, 3,870,214 states), about 2 min left
     24-puzzle PDB 1 of 10, [1, 2, 5, 6, 7] (127,512,000 entries): done in 81.2 s, saved in <folder>
+
+And `Heartbeat`, which makes long work with no step to report after (one long search) say how it goes every
+HEARTBEAT seconds.
 """
 import math
 import sys
+import threading
 import time
+
+HEARTBEAT = 15.0            # seconds: long work says how it is going at least this often (the project's habit)
 
 
 class BuildProgress:
@@ -60,3 +66,32 @@ def duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds:.0f} s"
     return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
+
+
+class Heartbeat:
+    """`with Heartbeat(beat):` calls `beat()` every `every` seconds from a thread while the block runs: a line at
+    least that often from work with no natural step to report after, such as one long search. An error in
+    `beat` (a log that cannot be written) ends the beats and is raised when the block ends."""
+
+    def __init__(self, beat, every: float = HEARTBEAT):
+        self.beat, self.every, self.error = beat, every, None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.beat()
+            except Exception as error:
+                self.error = error
+                return
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, kind, error, trace):
+        self._stop.set()
+        self._thread.join()
+        if kind is None and self.error is not None:
+            raise self.error

@@ -8,9 +8,12 @@ Units run in parallel processes with `--jobs N` (stdlib only; see `la.experiment
 belongs to one run at a time (`la.experiments.runs.folder`).
 
 A run stops early, and says how far it got and how to continue with `--resume`, when a unit fails (exit
-status 1; the unit's traceback goes to the end of its progress.log), on Ctrl-C (130) or on SIGTERM (143). The
-units already finished keep their `unit.json`; those in progress keep their last checkpoint.
+status 1; the unit's traceback goes to the end of its progress.log), when a file cannot be written (2: disk full,
+read-only, ...; one line names the file), on Ctrl-C (130) or on SIGTERM (143). The units already finished keep
+their `unit.json`; those in progress keep their last checkpoint.
 """
+import errno
+import heapq
 import os
 import re
 import sys
@@ -20,13 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.runs.cli import COUNT_MAX, SEED_MAX, count, out_folder, seed
+from la.experiments.runs.cli import COUNT_MAX, SEED_MAX, count, file_error, out_folder, seed
 from la.experiments.runs.folder import is_result, read_result, resume_command
 from la.experiments.runs.processes import Terminated, Workers, terminated_raises
-from la.io import write_json
+from la.io import WriteError, write_json
 from la.search.ida_star import ORDERS
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")     # a unit name's parts become folder names
+PLACE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}   # the disk cannot take the write
 
 
 class Stopped(SystemExit):
@@ -76,8 +80,9 @@ def run_units(function, units: list, out: Path, jobs: int, progress=print) -> li
     """Run `function(unit, out, verbose)` for every unit not yet finished; return every unit's result.
 
     A result is a JSON object with a one-line 'summary'. One progress line per finished unit, with an estimate
-    of the time left from the mean time per unit; with `jobs` > 1 the units' own progress lines (their
-    progress.log) are echoed too, prefixed with the unit's name. Raises `Stopped` if the run stops early.
+    of the time left (`_Schedule`); with `jobs` > 1 the units' own progress lines (their progress.log) are echoed
+    too, prefixed with the unit's name. Raises `Stopped` if the run stops early: status 2 if a file cannot be
+    written (disk full, read-only, ...; `la.io.WriteError`), as for bad input.
     """
     for unit in units:
         if not all(SAFE_NAME.fullmatch(part) and part not in (".", "..") for part in unit["name"].split("/")):
@@ -92,51 +97,65 @@ def run_units(function, units: list, out: Path, jobs: int, progress=print) -> li
             todo.append(unit)
     if results and progress:
         progress(f"{len(results)} of {len(units)} units already done")
-    began = time.perf_counter()
+    jobs = 1 if jobs <= 1 or len(todo) <= 1 else min(jobs, len(todo))
+    schedule = _Schedule(jobs, len(todo))
 
     def finished(unit, result):
         if not is_result(result):
             raise ValueError(f"unit {unit['name']} returned {type(result).__name__}, not a dict with a 'summary'")
         write_json(out / unit["name"] / "unit.json", result)
         results[unit["name"]] = result
+        schedule.finish(unit["name"])
         if progress:
-            count = len(results) - (len(units) - len(todo))
-            elapsed = time.perf_counter() - began
-            left = elapsed / count * (len(todo) - count)
             progress(f"[{len(results)}/{len(units)}] {unit['name']} done: {summary(result)}  "
-                     f"({elapsed / 60:.1f} min so far, about {left / 60:.1f} min left)")
+                     f"({schedule.elapsed() / 60:.1f} min so far, about {schedule.left() / 60:.1f} min left)")
 
     try:
         with terminated_raises():
-            if jobs <= 1 or len(todo) <= 1:
-                _run_here(function, todo, out, finished)
+            if jobs == 1:
+                _run_here(function, todo, out, finished, schedule)
             else:
-                _run_in_workers(function, todo, out, min(jobs, len(todo)), finished, progress)
+                _run_in_workers(function, todo, out, jobs, finished, progress, schedule)
     except _UnitFailed:
         _stop(1, "stopped", out, len(results), len(units), "fix the cause, then continue with")
     except KeyboardInterrupt:
         _stop(130, "interrupted", out, len(results), len(units), "to continue")
     except Terminated:
         _stop(143, "terminated", out, len(results), len(units), "to continue")
+    except OSError as error:
+        if not out_of_place(error):
+            raise
+        _stop(2, f"error: {file_error(error)}", out, len(results), len(units), "fix the cause, then continue with")
     return [results[u["name"]] for u in units]
 
 
-def _run_here(function, todo: list, out: Path, finished) -> None:
+def out_of_place(error: BaseException) -> bool:
+    """Whether `error` says a file of the run cannot be written (disk full, quota, read-only, I/O error): the
+    place's fault, not the unit's, so the run stops as for bad input (status 2) rather than as a failed unit."""
+    return isinstance(error, OSError) and error.filename is not None and (
+        isinstance(error, WriteError) or error.errno in PLACE_ERRORS)
+
+
+def _run_here(function, todo: list, out: Path, finished, schedule) -> None:
     """Run the units one after the other in this process, printing their progress lines."""
     for unit in todo:
+        schedule.start([unit])
         try:
             result = function(unit, out, True)
         except Exception as error:
+            if out_of_place(error):
+                raise
             _report_failure(unit, out, f"{type(error).__name__}: {error}", traceback.format_exc())
             raise _UnitFailed() from error
         finished(unit, result)
 
 
-def _run_in_workers(function, todo: list, out: Path, jobs: int, finished, progress) -> None:
+def _run_in_workers(function, todo: list, out: Path, jobs: int, finished, progress, schedule) -> None:
     """Run the units in `jobs` worker processes, echoing their progress.log lines as they are written."""
     logs = {unit["name"]: _Tail(out / unit["name"] / "progress.log") for unit in todo}
 
     def echo(running):
+        schedule.start(running)
         for unit in running if progress else []:
             for line in logs[unit["name"]].new_lines():
                 progress(f"  {unit['name']}: {line}")
@@ -145,26 +164,74 @@ def _run_in_workers(function, todo: list, out: Path, jobs: int, finished, progre
         for unit, kind, payload in workers.run(function, todo, out, tick=echo):
             echo([unit])
             if kind == "failed":
-                _report_failure(unit, out, *payload)
+                line, trace, file = payload
+                error = None if file is None else _oserror(*file)
+                if out_of_place(error):
+                    raise error
+                _report_failure(unit, out, line, trace)
                 raise _UnitFailed()
             finished(unit, payload)
+
+
+def _oserror(write: bool, number: int | None, reason: str, filename: str) -> OSError:
+    """The OSError a worker reported (`la.experiments.runs.processes`), made again in this process."""
+    return (WriteError if write else OSError)(number, reason, filename)
 
 
 def _report_failure(unit: dict, out: Path, line: str, trace: str) -> None:
     """Say at once which unit failed and where its traceback is: the end of its progress.log."""
     log = out / unit["name"] / "progress.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a") as f:
-        f.write(f"failed: {line}\n{trace}")
     line = " ".join(line.split())
-    print(f"error: unit {out / unit['name']} failed: {line} (traceback at the end of {log})",
-          file=sys.stderr, flush=True)
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "a") as f:
+            f.write(f"failed: {line}\n{trace}")
+        where = f"traceback at the end of {log}"
+    except OSError as error:                # the unit's failure is the news; say the log could not take it
+        where = f"its traceback could not be saved: {file_error(error)}"
+    print(f"error: unit {out / unit['name']} failed: {line} ({where})", file=sys.stderr, flush=True)
 
 
 def _stop(code: int, what: str, out: Path, done: int, total: int, advice: str) -> None:
-    print(f"{what}: {done} of {total} units done, kept in {out}; {advice}: {resume_command(out)}",
+    """Say how far the run got, counting the units of the folder's earlier steps too, and how to continue."""
+    everything = sum(1 for _ in out.rglob("unit.json"))
+    earlier = f" ({everything} in all, with the earlier steps')" if everything > done else ""
+    print(f"{what}: {done} of {total} units done{earlier}, kept in {out}; {advice}: {resume_command(out)}",
           file=sys.stderr, flush=True)
     raise Stopped(code)
+
+
+class _Schedule:
+    """When each unit began and how long the finished ones took, for the estimate of the time left.
+
+    The estimate assumes each unit takes the mean time of those finished so far (the units of one call have the
+    same budgets), less what a running one has run already, and plays out the rest: each waiting unit goes to
+    the first of the `jobs` workers free. Dividing the time so far by the units done would, with two workers,
+    count the other running unit's work as not begun: at the first unit's end, twice the time left."""
+
+    def __init__(self, jobs: int, units: int):
+        self.jobs, self.units, self.began, self.took = jobs, units, {}, []
+        self.clock = time.perf_counter()
+
+    def start(self, running: list) -> None:
+        for unit in running:
+            self.began.setdefault(unit["name"], time.perf_counter())
+
+    def finish(self, name: str) -> None:
+        self.took.append(time.perf_counter() - self.began.pop(name, self.clock))
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.clock
+
+    def left(self) -> float:
+        """Seconds until the last unit ends (0 if every one has ended)."""
+        mean, now = sum(self.took) / len(self.took), time.perf_counter()
+        free = [max(mean - (now - began), 0.0) for began in self.began.values()]     # the running units
+        free += [0.0] * (self.jobs - len(free))
+        heapq.heapify(free)
+        for _ in range(self.units - len(self.took) - len(self.began)):                # the waiting units
+            heapq.heapreplace(free, free[0] + mean)
+        return max(free)
 
 
 class _Tail:
@@ -192,8 +259,11 @@ def unit_progress(folder: Path, name: str, verbose: bool):
     folder.mkdir(parents=True, exist_ok=True)
 
     def progress(line: str) -> None:
-        with open(folder / "progress.log", "a") as log:
-            log.write(line + "\n")
+        try:
+            with open(folder / "progress.log", "a") as log:
+                log.write(line + "\n")
+        except OSError as error:           # a full disk shows at write or close, with no file named
+            raise WriteError(error.errno, error.strerror or str(error), str(folder / "progress.log")) from None
         if verbose:
             print(f"  {name}: {line}", flush=True)
     return progress
