@@ -182,3 +182,15 @@ def test_a_run_with_the_authors_sampler_is_recorded_and_resumed_only_with_it(tmp
     assert json.loads((out / "results.json").read_text())["sampler"] == "authors"
     with pytest.raises(ValueError, match="other settings"):              # resumed only with the same sampler
         suboptimality.main(["--quick", "--rows", "0.9", "--jobs", "1", "--out", str(out), "--resume"])
+
+
+def test_an_arms_seeds_merge_with_their_rows_sampler_and_machines(tmp_path):
+    from la.experiments import merge
+    for k in ("1", "2"):
+        assert suboptimality.main(["--quick", "--runs", "2", "--run", k, "--rows", "0.9", "--sampler", "authors",
+                                   "--jobs", "1", "--out", str(tmp_path / f"r{k}")]) == 0
+    assert merge.main([str(tmp_path / "m"), str(tmp_path / "r1"), str(tmp_path / "r2")]) == 0
+    merged = json.loads((tmp_path / "m" / "results.json").read_text())
+    assert merged["rows"] == ["0.9"] and merged["sampler"] == "authors" and merged["runs"] == [1, 2]
+    assert [m["numpy"] for m in merged["machines"]] == [np.__version__] * 2
+    assert [t["machine"]["numpy"] for t in merged["training"]] == [np.__version__] * 2

@@ -273,6 +273,9 @@ def merge_suboptimality(out: Path, folders: list, runs: list, about: dict) -> st
               "tests": tests}
     if cfg.calibration_random:
         record["calibration_random"] = calibration_table(calibrations, "calibration_random")
+    record.update({k: first[k] for k in ("rows", "sampler") if k in first})     # the same in every folder
+    if any("machine" in f["record"] for f in by_run):                            # what each folder ran on
+        record["machines"] = [f["record"].get("machine") for f in by_run]
     if "baselines" in first:
         record.update(baselines=first["baselines"], conformal=[c for f in by_run for c in f["record"]["conformal"]])
     write_results(out, record, tests)
