@@ -59,6 +59,26 @@ def test_any_other_encoding_goes_through_the_product_and_a_large_batch_through_c
     assert ((0 < c) & (c <= 1)).all()
 
 
+@pytest.mark.parametrize("encoding", [OneHot(FIFTEEN), Plain(FIFTEEN)], ids=["one-hot", "product"])
+def test_a_states_value_is_the_same_bits_in_any_batch(encoding):
+    """The thresholds are percentiles of the training states' confidences, scored thousands at a time; a search
+    scores a few children at a time. Without fixed blocks a third of these states' c moved in the last bit with
+    the batch's size (OpenBLAS: gemv for one row, gemm split by size), enough to flip a state at its threshold."""
+    rng = np.random.default_rng(13)
+    net = Classifier(encoding.size, 350, rng, hidden=(64, 64, 64), dtype=np.float32)      # the experiment's shape
+    s = states(600, seed=14)
+    for signal in (None, SigmaE(WUNN(encoding.size, 20, rng)), SigmaA(FFNN(encoding.size, 20, 2, rng))):
+        evaluator = NNEvaluator(net, encoding, signal)
+        h, c = evaluator(s)                                               # one call, as the training states
+        for size in (1, 2, 3, 5, 23, 100):                               # as a search's children, or batched
+            parts = [evaluator(s[i:i + size]) for i in range(0, len(s), size)]
+            np.testing.assert_array_equal(np.concatenate([p[0] for p in parts]), h)
+            np.testing.assert_array_equal(np.concatenate([p[1] for p in parts]), c)       # bit for bit
+        if signal is not None:
+            np.testing.assert_array_equal(signal(encoding(s)), c)        # as the experiment scores training states
+    assert NNEvaluator(net, encoding)(s[:0])[0].shape == (0,)
+
+
 def test_the_sigma_signals_keep_h_and_give_minus_sigma():
     s = states(200, seed=3)
     net = classifier()

@@ -130,6 +130,19 @@ def test_predict_agrees_with_the_softmax_and_leaves_z1_alone():
     np.testing.assert_allclose(c64, c, rtol=1e-5)
 
 
+def test_a_stack_of_blocks_gives_each_blocks_own_prediction():
+    """The confidence searches score states in blocks of 4 rows stacked (k, 4, width), in one pass: each block's
+    (h, c) must be the bits it gets alone, the sigmoid chosen by a block's size, not the stack's."""
+    rng = np.random.default_rng(5)
+    net = Classifier(20, 30, rng, dtype=np.float32)
+    z1 = net.z1(rng.random((4 * 1100, 20)).astype(np.float32)).reshape(1100, 4, -1)   # 1100·4·64 > SMALL
+    h, c = net.predict_from_hidden(z1)
+    assert h.shape == c.shape == (1100, 4)
+    alone = [net.predict_from_hidden(block) for block in z1]
+    np.testing.assert_array_equal(h, [a[0] for a in alone])
+    np.testing.assert_array_equal(c, [a[1] for a in alone])
+
+
 def test_bad_arguments_raise_value_errors_that_name_the_problem():
     net = Classifier(3, 4, np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"expected \(n, 3\)"):

@@ -1,9 +1,10 @@
-"""The confidence experiment: Heller et al. (2022, SoCS), Tables 1 and 2, on la's domains, with la's σ signals.
+"""The confidence experiment: Heller et al. (2022, SoCS), Tables 1-3, on la's domains, with la's σ signals.
 
-    python -m la.experiments.confidence --domain 15-puzzle     # 1 run: teacher data, 7 networks, both tables
+    python -m la.experiments.confidence --domain 15-puzzle     # 1 run: teacher data, 7 networks, all tables
     python -m la.experiments.confidence --domain 24-pancake --runs 3 --jobs 2
     python -m la.experiments.confidence --quick                # a smoke run at toy scale, well under a minute
     python -m la.experiments.confidence --node-limit 200000    # another budget per test task
+    python -m la.experiments.confidence --domain 24-puzzle --hard-node-limit N    # N from confidence_pilot
 
 Per run, in three phases of units (`la.experiments.runs.runner`: each with its own random stream, `--resume`):
 
@@ -16,20 +17,25 @@ Per run, in three phases of units (`la.experiments.runs.runner`: each with its o
              uniform noise and on weighted noise (the same noise for every network), and Kendall's τ between
              its prediction and the teacher's cost on the held-out states; and keeps its confidences on the
              training states, from which the searches' thresholds are taken (`la.heller.thresholds`).
-3. searches  one unit per row of the coverage table (`la.experiments.confidence_config.rows`) on the
-             domain's test tasks, each within `node_limit` generated nodes: coverage, mean plan cost and mean
-             generated nodes over the solved tasks.
+3. searches  one unit per row of the coverage table (`la.experiments.confidence_config.rows`,
+             `la.experiments.confidence_search`) on the domain's test tasks, each within its block's budget
+             (the moderate block: `node_limit`; the hard block, the dual queue's rows of Tables 2 and 3:
+             `hard_node_limit`): coverage, mean plan cost and mean generated nodes over the solved tasks.
+
+Several runs (`--runs N`, or `--run K` of them per folder, combined by `python -m la.experiments.merge`) give
+every coverage its spread over runs (`la.experiments.confidence_table`).
 
 Differences from Heller et al.: our domains are puzzles with one goal and many initial states, so the seeds
 walk back from the goal and the test tasks are the usual test sets (Korf's 100; la's 50 pancake stacks and
 blocksworld states); the classical heuristic (md, gap, pdb, max-pdb: `la.heller.teacher.teacher_heuristic`) stands in
-for h^FF as teacher and in the dual queue; tasks are limited by generated nodes, not by time; and where the
-paper trains ten networks per task, one per validation fold, each searching a tenth of the test tasks, we train
-one per run and search every task with it (`--runs` gives independent repetitions). Beyond the paper: the rows
+for h^FF as teacher and in the dual queue; tasks are limited by generated nodes, not by time; the hard block
+searches the same test tasks on a budget where the dual queue is not yet at full coverage, and the 24-puzzle
+is la's hard domain (`la.experiments.confidence_config` says why); and where the paper trains ten networks per
+task, one per validation fold, each searching a tenth of the test tasks, we train one per run, validated on one
+fold, and search every task with it (`--runs` gives independent repetitions). Beyond the paper: the rows
 marked σe and σa keep W50's h^NN and threshold −σ_e (WUNN) or −σ_a (FFNN) instead of c^NN; on the sliding-tile
 puzzles the FFNN learns y/50, not y/10 (`la.experiments.confidence_config` says why).
 """
-import functools
 import sys
 import time
 from dataclasses import asdict, replace
@@ -41,36 +47,25 @@ from scipy.stats import kendalltau
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.experiments import confidence_table as tables
-from la.experiments.confidence_config import CONFIGS, QUICK, SIGMA_NETWORKS, Row, noise_of
-from la.experiments.runs.cli import COUNT_MAX, Parser, count, node_limit, out_folder, run
+from la.experiments.confidence_config import BLOCKS, CONFIGS, QUICK, SIGMA_NETWORKS, noise_of
+from la.experiments.confidence_search import classical_heuristic, search_specs, search_unit, sigma_signal
+from la.experiments.runs.cli import COUNT_MAX, Parser, count, names, node_limit, out_folder, run
 from la.experiments.runs.folder import ROOT, prepare, provenance
-from la.experiments.runs.network import load_network, save_network
+from la.experiments.runs.network import save_network
 from la.experiments.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.runs.trained import encoding_for
-from la.experiments.suboptimality import TASK_LABELS
-from la.experiments.table3 import TEST_SETS
 from la.heller.classifier_fit import split_folds, train
 from la.heller.config import build_classifier
-from la.heller.dual_queue import dual_queue
-from la.heller.evaluators import NNEvaluator, SigmaA, SigmaE
-from la.heller.greedy import gbfs
+from la.heller.evaluators import NNEvaluator
 from la.heller.ood import UniformNoise, WeightedNoise
-from la.heller.teacher import label_plans, teacher_heuristic
-from la.heller.thresholds import AdaptiveThreshold, MeanThreshold, values_only
+from la.heller.teacher import label_plans
 from la.heller.uncertainty_fit import fit_ffnn, fit_wunn
 from la.io import write_json, write_npz
 from la.nn.config import build_ffnn, build_wunn
-from la.search import check_plan
 
 TRAIN, VALIDATION, HELD_OUT = 0, 1, 2          # a teacher state's role
 TEACHER_KEY, NETWORK_KEY, NOISE_KEY = 0, 1, 2  # unit_rng keys after the run's number
 TEACHER_CHUNK = 100                            # seeds per progress line of the teacher
-
-
-@functools.lru_cache(maxsize=None)
-def classical_heuristic(domain: str, pdb_dir: str | None):
-    """The teacher's and the dual queue's heuristic, made once per process (PDBs loaded once)."""
-    return teacher_heuristic(make_domain(domain), pdb_dir)
 
 
 def split_roles(starts, folds: int, held_out: float, rng) -> np.ndarray:
@@ -138,7 +133,10 @@ def network_unit(spec: dict, out: Path, verbose: bool) -> dict:
         c_train = sigma_signal(which, net, cfg)(X[trn])
     else:
         sampler, Y = noise_of(which)
-        net, opt = build_classifier(cfg.classifier, X.shape[1], int(costs.max()), rng)
+        # H: the largest cost of the training data ("Planning Background"), which the paper splits into its 10
+        # folds, the validation fold included; not of the plans held out for the OOD table.
+        H = int(costs[role != HELD_OUT].max())
+        net, opt = build_classifier(cfg.classifier, X.shape[1], H, rng)
         history = train(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.classifier, rng,
                         None if sampler is None else sampler(X[trn]), Y)
         c_train = NNEvaluator(net, encoding)(data["states"][trn])[1]          # the searches' evaluator
@@ -165,11 +163,6 @@ def train_sigma_network(which: str, cfg, X, costs, trn, val, rng) -> tuple:
     return net, fit_wunn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng, cfg.wunn.S)
 
 
-def sigma_signal(which: str, net, cfg):
-    """The confidence −σ of the WUNN ("WUNN") or the FFNN ("FFNN", whose σ_a is scaled back to cost units)."""
-    return SigmaE(net) if which == "WUNN" else SigmaA(net)
-
-
 def predictor(which: str, net, cfg):
     """X -> (prediction in cost units, the OOD table's score): h^NN and c^NN for a classifier; the mean and
     σ_a (the FFNN, scaled back to cost units) or σ_e (the WUNN, exact)."""
@@ -191,65 +184,14 @@ def ood_stats(predict, costs, X_held, noise: dict) -> dict:
             "mae": float(np.mean(np.abs(h - costs)))}
 
 
-def thresholds(row: Row, path: Path):
-    """The row's MeanThreshold or AdaptiveThreshold at X %, from the confidences kept in `path`."""
-    with np.load(path, allow_pickle=False) as f:
-        c, costs = f["c"], f["costs"]
-    if row.threshold == "mean":
-        return MeanThreshold.from_training(c, row.X)
-    return AdaptiveThreshold.from_training(c, costs, row.X)
-
-
-def search(row: Row, domain, evaluator, classical, rule, start, limit: int):
-    """One test task with the row's search configuration (`Row`)."""
-    if row.signal == "classical":
-        return gbfs(domain, classical, start, node_limit=limit)
-    if row.queue == "single":
-        if rule is None:
-            return gbfs(domain, values_only(evaluator), start, node_limit=limit)
-        return gbfs(domain, evaluator, start, node_limit=limit, prune=rule)
-    rules = {} if rule is None else {row.rule: rule}                        # prune= or prioritise=
-    return dual_queue(domain, evaluator, classical, start, node_limit=limit, **rules)
-
-
-def search_unit(spec: dict, out: Path, verbose: bool) -> dict:
-    """Phase 3: one row of the coverage table on every test task; one record per task."""
-    cfg, name, row = spec["config"], spec["name"], Row(**spec["row"])
-    domain, classical = make_domain(cfg.domain), classical_heuristic(cfg.domain, spec["pdb_dir"])
-    evaluator = rule = None
-    if row.signal != "classical":
-        folder = out / f"run{spec['run']}"
-        net, about = load_network(folder / cfg.search_network / "network.npz", domain)
-        signal, source = None, cfg.search_network
-        if row.signal != "softmax":
-            source = SIGMA_NETWORKS[row.signal]
-            signal = sigma_signal(source, load_network(folder / source / "network.npz", domain)[0], cfg)
-        evaluator = NNEvaluator(net, encoding_for(cfg.domain, about["encoding"], spec["pdb_dir"]), signal)
-        rule = None if row.threshold is None else thresholds(row, folder / source / "confidences.npz")
-    progress, records = unit_progress(out / name, name, verbose), []
-    label = TASK_LABELS.get(cfg.domain, f"{cfg.domain} task #")
-    for task in [t for t in TEST_SETS[cfg.domain]() if t.id in cfg.instances]:
-        result = search(row, domain, evaluator, classical, rule, task.state, cfg.node_limit)
-        if result.solved:
-            check_plan(domain, task.state, result.plan)
-        records.append({"id": task.id, "optimal": task.optimal, "solved": result.solved, "cost": result.cost,
-                        "generated": result.generated, "expanded": result.expanded, "seconds": result.seconds,
-                        "status": result.status})
-        found = f"cost {result.cost}" if result.solved else result.status
-        progress(f"{label}{task.id}: {found}, {result.generated:,} nodes, {result.seconds:.1f} s")
-    s = tables.summarize(records)
-    return {"run": spec.get("run"), "row": asdict(row), "name": row.name, "records": records, **s,
-            "summary": f"{row.name}: {s['solved']}/{s['tasks']} solved"
-                       + ("" if s["generated"] is None else f", {s['generated']:,.0f} nodes on average")}
-
-
 def results_record(cfg, quick: bool, seed: int, runs: list, about: dict, teachers: list, trained: list,
                    searched: list) -> dict:
-    """results.json's record: both tables (`la.experiments.confidence_table`) from the units' results, in the
+    """results.json's record: the tables (`la.experiments.confidence_table`) from the units' results, in the
     order of their runs, and the results themselves; `about` is the provenance (a run's, or a merge's)."""
     return {"experiment": "confidence", "domain": cfg.domain, "quick": quick, "seed": seed,
             "config": asdict(cfg), "runs": runs, **about, "teacher": teachers,
             "ood": tables.ood_table(cfg, trained), "coverage": tables.coverage_table(cfg, searched),
+            "table3": tables.table3(cfg, searched),
             "training": [{k: v for k, v in t.items() if k != "summary"} for t in trained],
             "tests": [{k: v for k, v in s.items() if k != "summary"} for s in searched]}
 
@@ -264,10 +206,17 @@ def parse_args(argv):
                         help="the domain, with its teacher, budgets and test tasks (default 15-puzzle)")
     parser.add_argument("--quick", action="store_true", help="a smoke run at toy scale, well under a minute")
     parser.add_argument("--runs", type=count, help=f"independent runs, 1..{COUNT_MAX} (default 1)")
+    parser.add_argument("--blocks", type=names(BLOCKS, "block"), metavar="B[,B]",
+                        help="the test blocks: moderate (Tables 2 and 3, every row) and/or hard (the dual queue's "
+                             "rows at --hard-node-limit; default: moderate, and hard where a hard budget is set or "
+                             "given; the 24-puzzle: hard only)")
     parser.add_argument("--node-limit", type=node_limit, metavar="N",
-                        help="generated nodes per test task and row (default: the domain's, " + ", ".join(
-                            f"{d} {c.node_limit:,}" for d, c in CONFIGS.items()) +
-                        "; la/experiments/confidence_config.py says how they were chosen)")
+                        help="the moderate block's generated nodes per test task and row (default: the domain's, " +
+                             ", ".join(f"{d} {c.node_limit:,}" for d, c in CONFIGS.items() if "moderate" in c.blocks)
+                             + "; la/experiments/confidence_config.py says how they were chosen)")
+    parser.add_argument("--hard-node-limit", type=node_limit, metavar="N",
+                        help="the hard block's nodes per test task and row; adds the hard block (measure one with "
+                             "python -m la.experiments.confidence_pilot)")
     add_run_options(parser, "results/confidence-<domain>, or results/confidence-<domain>-quick", order=False)
     parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
                         help="where pattern databases are cached, for the PDB features and heuristics (default: "
@@ -275,10 +224,27 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+def configured(args):
+    """The domain's configuration with the options applied; ValueError for a block without its budget."""
+    cfg = (QUICK if args.quick else CONFIGS)[args.domain]
+    blocks = set(args.blocks or cfg.blocks) | ({"hard"} if args.hard_node_limit and not args.blocks else set())
+    cfg = replace(cfg, runs=args.runs or cfg.runs, node_limit=args.node_limit or cfg.node_limit,
+                  hard_node_limit=args.hard_node_limit or cfg.hard_node_limit,
+                  blocks=tuple(b for b in BLOCKS if b in blocks))
+    if args.node_limit and "moderate" not in cfg.blocks:
+        raise ValueError(f"--node-limit sets the moderate block's budget, and this run has no moderate block "
+                         f"(the {cfg.domain} runs {', '.join(cfg.blocks)}: add --blocks moderate,hard)")
+    if args.hard_node_limit and "hard" not in cfg.blocks:
+        raise ValueError("--hard-node-limit sets the hard block's budget, and --blocks leaves the hard block out")
+    if "hard" in cfg.blocks and cfg.hard_node_limit is None:
+        raise ValueError(f"the hard block on the {cfg.domain} has no budget yet: measure one with python -m "
+                         f"la.experiments.confidence_pilot --domain {cfg.domain}, then pass --hard-node-limit N")
+    return cfg
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
-    cfg = (QUICK if args.quick else CONFIGS)[args.domain]
-    cfg = replace(cfg, runs=args.runs or cfg.runs, node_limit=args.node_limit or cfg.node_limit)
+    cfg = configured(args)
     runs = selected_runs(cfg.runs, args.run)
     out = args.out or default_out(cfg.domain, args.quick)
     pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
@@ -290,17 +256,16 @@ def main(argv=None) -> int:
     base = {"seed": args.seed, "config": cfg, "pdb_dir": pdb_dir}
     progress = lambda line: print(line, flush=True)                                       # noqa: E731
     networks = (*cfg.networks, *SIGMA_NETWORKS.values())
+    budgets = {"moderate": cfg.node_limit, "hard": cfg.hard_node_limit}
     print(f"confidence experiment on the {cfg.domain}{' (quick)' if args.quick else ''}: {len(runs)} run(s) of "
           f"{cfg.seeds} teacher seeds, {len(networks)} networks and {len(cfg.rows())} search rows on "
-          f"{len(cfg.instances)} test tasks, {cfg.node_limit:,} nodes each; results in {out}", flush=True)
+          f"{len(cfg.instances)} test tasks, " + ", ".join(f"{budgets[b]:,} nodes each in the {b} block"
+                                                           for b in cfg.blocks) + f"; results in {out}", flush=True)
     teachers = run_units(teacher_unit, [{**base, "name": f"run{r}/teacher", "run": r} for r in runs], out,
                          args.jobs, progress)
     trained = run_units(network_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
                                        for r in runs for w in networks], out, args.jobs, progress)
-    specs = [{**base, "name": "classical", "row": asdict(cfg.rows()[0])}]
-    specs += [{**base, "name": f"run{r}/search/{row.key}", "run": r, "row": asdict(row)}
-              for r in runs for row in cfg.rows()[1:]]
-    searched = run_units(search_unit, specs, out, args.jobs, progress)
+    searched = run_units(search_unit, search_specs(cfg, runs, base), out, args.jobs, progress)
     record = results_record(cfg, args.quick, args.seed, runs, provenance(out), teachers, trained, searched)
     tables.write_results(out, record)
     from la.plots import confidence as plots_confidence

@@ -1,21 +1,26 @@
-"""The confidence experiment's two tables from its units (`la.experiments.confidence`), as text and as files.
+"""The confidence experiment's tables from its units (`la.experiments.confidence`), as text and as files.
 
     OOD table       per network: the median confidence c^NN on held-out teacher states ("In"), on uniform and on
                     weighted noise (Out-U, Out-W), Kendall's τ between h^NN and the teacher's cost on the held-out
                     states, mean |h^NN − cost| (Heller et al. 2022, Table 1); for the FFNN and the WUNN the same
                     columns with their σ (cost units) in place of c^NN, and their mean prediction for h^NN
-    coverage table  per search row: coverage on the test tasks, mean plan cost and mean generated nodes over the
-                    solved tasks (Heller et al., Table 2, gives coverage only)
+    coverage table  per search row and block: coverage on the test tasks, its change from the queue's base row,
+                    mean plan cost and mean generated nodes over the solved tasks (Heller et al., Table 2, gives
+                    coverage and its change only), beside the paper's Table 2 where it has the row
+    Table 3         per block and classifier: the dual queue with A40 searched with that network, its coverage and
+                    its change from Standard's, beside the paper's Table 3
 
-Every number is a mean over runs, with its standard deviation over runs beside it; unsolved tasks are counted,
-never dropped silently.
+Every number is a mean over runs, with its standard deviation over runs beside it, and for coverage also the
+standard error of the mean (the sample standard deviation over √runs); a change is taken run by run (the same
+teacher data and test tasks), then averaged. Unsolved tasks are counted, never dropped silently. The paper's
+values are summarised by their mean and range over its 8 IPC domains: other domains, so only the pattern compares.
 """
 from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
-from la.experiments.confidence_config import PAPER_OOD, SIGMA_NETWORKS
+from la.experiments.confidence_config import PAPER_OOD, PAPER_TABLE3, SIGMA_NETWORKS, Row, paper_table2, table3_row
 from la.experiments.runs.runner import mean_std
 from la.io import write_json, write_text
 
@@ -48,25 +53,115 @@ def ood_table(cfg, trained: list) -> list:
     return rows
 
 
+def spread(values) -> tuple:
+    """(mean, sd, se) over runs: sd as `mean_std` (population), se = the sample sd / √n, None below two runs."""
+    values = [float(v) for v in values]
+    mean, sd = mean_std(values)
+    se = float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else None
+    return mean, sd, se
+
+
+def change(units: list, base_units: list) -> tuple:
+    """(mean, sd, se) over runs of a row's coverage less its base row's, run by run; Nones without a pair."""
+    base = {u["run"]: u["coverage"] for u in base_units if u["coverage"] is not None}
+    return spread(u["coverage"] - base[u["run"]] for u in units if u["coverage"] is not None and u["run"] in base)
+
+
+def base_row(row: Row) -> Row | None:
+    """The row whose coverage `row` changes (Heller et al., Table 2): the base of its queue and block; None for a
+    base row, GBFS with the classical heuristic and Table 3's rows of other networks (`table3` compares those)."""
+    if row.signal == "classical" or row.method == "base" or row.network is not None:
+        return None
+    return Row("softmax", row.queue, block=row.block)
+
+
+def paper_summary(values, kind: str) -> dict | None:
+    """The paper's values over its IPC domains (None where it has none), their mean and range; `kind` says
+    whether they are coverages or changes of coverage (fractions, as ours)."""
+    if values is None:
+        return None
+    known = [v for v in values if v is not None]
+    return {"kind": kind, "values": list(values), "mean": float(np.mean(known)), "min": min(known), "max": max(known)}
+
+
+def _units(searched: list) -> dict:
+    by_name = {}
+    for unit in searched:
+        by_name.setdefault(unit["name"], []).append(unit)
+    return by_name
+
+
 def coverage_table(cfg, searched: list) -> list:
-    """Per row of `cfg.rows()`: coverage, mean cost and mean generated nodes, each a mean and sd over runs."""
-    rows = []
+    """Per row of `cfg.rows()`: coverage (mean, sd, se), its change from the base row, mean cost and mean generated
+    nodes (mean and sd over runs), and the paper's Table 2 values of the row, if it has them."""
+    by_name, rows = _units(searched), []
     for row in cfg.rows():
-        mine = [s for s in searched if s["name"] == row.name]
+        mine = by_name.get(row.name, [])
         entry = {"row": row.name, **asdict(row), "runs": len(mine), "tasks": mine[0]["tasks"] if mine else 0,
                  "solved": [s["solved"] for s in mine]}
         for key in COVERAGE_COLUMNS:
             entry[key], entry[key + "_sd"] = mean_std(s[key] for s in mine if s[key] is not None)
+        entry["coverage_se"] = spread(s["coverage"] for s in mine if s["coverage"] is not None)[2]
+        base = base_row(row)
+        entry["base"] = None if base is None else base.name
+        entry["change"], entry["change_sd"], entry["change_se"] = (
+            (None, None, None) if base is None else change(mine, by_name.get(base.name, [])))
+        paper = paper_table2(row)
+        entry["paper"] = paper_summary(paper, "coverage" if row.method == "base" else "change")
         rows.append(entry)
     return rows
+
+
+TABLE3_ORDER = ("Standard", "W50", "W90", "U50", "U90")      # Heller et al., Table 3's order
+
+
+def table3(cfg, searched: list) -> list:
+    """Per block and classifier: the dual queue with A40 searched with it (Heller et al., Table 3): coverage and,
+    but for Standard, its change from Standard's row, run by run; the paper's values of the same block."""
+    by_name, table = _units(searched), []
+    networks = [n for n in TABLE3_ORDER if n in cfg.networks] + [n for n in cfg.networks if n not in TABLE3_ORDER]
+    for block in cfg.blocks:
+        standard = by_name.get(table3_row(cfg, block, "Standard").name, [])
+        for network in networks:
+            row = table3_row(cfg, block, network)
+            mine = by_name.get(row.name, [])
+            entry = {"block": block, "network": network, "row": row.name, "runs": len(mine),
+                     "tasks": mine[0]["tasks"] if mine else 0, "solved": [s["solved"] for s in mine]}
+            entry["coverage"], entry["coverage_sd"], entry["coverage_se"] = spread(
+                s["coverage"] for s in mine if s["coverage"] is not None)
+            entry["change"], entry["change_sd"], entry["change_se"] = (
+                (None, None, None) if network == "Standard" else change(mine, standard))
+            entry["paper"] = paper_summary(PAPER_TABLE3[block].get(network),
+                                           "coverage" if network == "Standard" else "change")
+            table.append(entry)
+    return table
 
 
 def _cell(value, spec: str, width: int) -> str:
     return f"{'—':>{width}}" if value is None else f"{value:{width}{spec}}"
 
 
+def _points(r: dict, key: str, signed: bool = False) -> str:
+    """A coverage (or change) in %: the mean, and over several runs ± sd (se)."""
+    mean = r.get(key)
+    if mean is None:
+        return "—"
+    text = f"{100 * mean:+.1f}" if signed else f"{100 * mean:.1f}"
+    if r.get(key + "_se") is not None:                                  # one run has no spread
+        text += f" ± {100 * r[key + '_sd']:.1f} ({100 * r[key + '_se']:.1f})"
+    return text
+
+
+def _paper(summary: dict | None) -> str:
+    """The paper's values as mean [min, max] in %, a change signed."""
+    if summary is None:
+        return ""
+    sign = "+" if summary["kind"] == "change" else ""
+    return f"{100 * summary['mean']:{sign}.1f} [{100 * summary['min']:{sign}.0f}, {100 * summary['max']:{sign}.0f}]"
+
+
 def format_tables(record: dict) -> str:
-    """Both tables as text."""
+    """The tables as text: OOD, coverage per block, and Table 3 when the record has it."""
     lines = [f"OOD table, {record['domain']} ({len(record['runs'])} run(s)); held-out teacher states, noise inputs; "
              f"the paper's Table 1 is over IPC domains",
              f"{'network':>9} | {'In':>7} {'Out-U':>7} {'Out-W':>7} {'τ':>6} {'|err|':>6} | "
@@ -80,16 +175,31 @@ def format_tables(record: dict) -> str:
             (("in", 9), ("out_u", 6), ("out_w", 6), ("tau", 6)))
         lines.append(f"{r['network']:>9} | {mine} {_cell(r['tau'], '.3f', 6)} {_cell(r['mae'], '.1f', 6)} | {paper}")
     cfg = record["config"]
-    lines += ["", f"Coverage table, {record['domain']}: {len(cfg['instances'])} test tasks, {cfg['node_limit']:,} "
-                  f"nodes each; h^NN from {cfg['search_network']}; cost and nodes over solved tasks",
-              f"{'row':>16} | {'coverage':>14} {'mean cost':>10} {'mean nodes':>12}"]
-    for r in record["coverage"]:
-        coverage = "—" if r["coverage"] is None else f"{r['coverage']:.1%}"
-        if r["coverage"] is not None and r["runs"] > 1:                  # one run has no spread
-            coverage += f" ± {r['coverage_sd']:.1%}"
-        lines.append(f"{r['row']:>16} | {coverage:>14} {_cell(r['cost'], ',.1f', 10)} "
-                     f"{_cell(r['generated'], ',.0f', 12)}")
-    return "\n".join(lines)
+    budgets = {"moderate": cfg["node_limit"], "hard": cfg.get("hard_node_limit")}
+    spread_note = "; in %, mean ± sd (standard error) over runs" if len(record["runs"]) > 1 else "; in %"
+    for block in cfg.get("blocks", ["moderate"]):
+        rows = [r for r in record["coverage"] if r.get("block", "moderate") == block]
+        lines += ["", f"Coverage table, {record['domain']}, {block} block: {len(cfg['instances'])} test tasks, "
+                      f"{budgets[block]:,} nodes each; h^NN from {cfg['search_network']} (Table 3's rows: their "
+                      f"own){spread_note}; change: from the queue's base row; cost and nodes over solved tasks; "
+                      f"paper: Heller et al.'s Table 2, mean [min, max] over 8 IPC domains, their P beside la's PA",
+                  f"{'row':>23} | {'coverage':>20} {'change':>20} | {'mean cost':>9} {'mean nodes':>10} | paper"]
+        for r in rows:
+            lines.append(f"{r['row']:>23} | {_points(r, 'coverage'):>20} {_points(r, 'change', True):>20} | "
+                         f"{_cell(r['cost'], ',.1f', 9)} {_cell(r['generated'], ',.0f', 10)} | "
+                         f"{_paper(r.get('paper'))}")
+        if not any(r["coverage"] for r in rows):
+            lines.append(f"No row solved a test task within {budgets[block]:,} nodes, GBFS with the classical "
+                         f"heuristic included: a budget too small for these tasks (as --quick's is on the 24-puzzle).")
+    for block in cfg.get("blocks", []) if record.get("table3") else []:
+        lines += ["", f"Table 3, {block} block: the dual queue with A40 searched with each network; coverage and its "
+                      f"change from Standard{spread_note}; paper: Heller et al.'s Table 3 ({block}), mean [min, max] "
+                      f"over 8 IPC domains",
+                  f"{'network':>9} | {'coverage':>20} {'change':>20} | paper"]
+        for r in (r for r in record["table3"] if r["block"] == block):
+            lines.append(f"{r['network']:>9} | {_points(r, 'coverage'):>20} {_points(r, 'change', True):>20} | "
+                         f"{_paper(r['paper'])}")
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def write_results(out: Path, record: dict) -> None:

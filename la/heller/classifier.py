@@ -49,8 +49,9 @@ SMALL = 4096        # `_sigmoid`: up to this many entries scipy's expit, beyond 
 def _sigmoid(z, out=None):
     """1/(1 + e^−z), into `out` if given. A search calls this on a few rows per step (scipy's expit: one call)
     or, batched, on hundreds: there `la.nn.layers.sigmoid`'s (1 + tanh(z/2))/2 is faster, NumPy's tanh being
-    vectorised. The two differ in the last bit, so which one a batch gets stays as it was."""
-    if z.size <= SMALL:
+    vectorised. The two differ in the last bit, so which one a batch gets stays as it was. A stack of blocks
+    (k, rows, width) is judged by one block's size, so that every block gets the same one."""
+    if np.prod(z.shape[-2:]) <= SMALL:
         return expit(z, out=out)
     return sigmoid(z, out=out)
 
@@ -123,12 +124,13 @@ class Classifier:
         return self.logits_from_hidden(self.z1(X))
 
     def predict_from_hidden(self, z1):
-        """(h^NN, c^NN) from z1 (left unchanged); see `predict`."""
+        """(h^NN, c^NN) from z1 (left unchanged); see `predict`. z1 may be a stack of blocks (k, rows, width):
+        then h and c are (k, rows)."""
         z = self.logits_from_hidden(z1)
-        h = z.argmax(axis=1)                                  # argmax f = argmax z: softmax is monotone
-        z -= z.max(axis=1, keepdims=True)
+        h = z.argmax(axis=-1)                                 # argmax f = argmax z: softmax is monotone
+        z -= z.max(axis=-1, keepdims=True)
         np.exp(z, out=z)
-        return h, 1 / z.sum(axis=1)                           # max f = e^0 / Σ_i e^(z_i − max z)
+        return h, 1 / z.sum(axis=-1)                          # max f = e^0 / Σ_i e^(z_i − max z)
 
     def predict(self, X):
         """h^NN = argmax_i f(s)_i (int64) and c^NN = max_i f(s)_i (the network's dtype), each (n,), for inputs

@@ -20,13 +20,46 @@ y itself and the FFNN y/10 (the authors' `Program.Main`), so σ_a is scaled back
 The 15-puzzle's one-hot (`la.features.one_hot`) takes a faster first layer, as `la.heuristics.likely_admissible`
 does: x has one column bit and one row bit per value, so z1 = x·W1 + b1 is b1 plus one precomputed row
 T[s_p, p] = W1[column bit] + W1[row bit] per cell p, a gather and a sum instead of building x and a product.
+
+Every matrix product takes BLOCK rows (`in_blocks`), so that a state's (h, c) is the same bits in whatever batch
+it comes: among a search's few children or among the training states its threshold is taken from.
 """
 import numpy as np
 
 from la.features import OneHot, one_hot_index
 
+# Rows per network call (`in_blocks`). Within a call of 4 (or 8) rows the pinned kernel (la/__init__.py) rounds a
+# row alike at any position; in float32 from 16 rows on it does not. 4 rather than 8: a sliding-tile expansion
+# has at most 4 children, and padding 3 of them to 8 rows cost the 15-puzzle's searches a fifth of their speed.
+BLOCK = 4
 CHUNK = 8192        # rows per pass when a large batch is scored (training states): bounds the memory of one pass
 SIGNALS = ("softmax", "sigma_e", "sigma_a")     # the confidence signals, as the experiment names them
+
+
+def padded(rows) -> np.ndarray:
+    """`rows` filled up to a multiple of BLOCK rows with copies of the last (which are scored and dropped)."""
+    rows = np.asarray(rows)
+    if len(rows) % BLOCK == 0:
+        return rows
+    return np.concatenate([rows, np.repeat(rows[-1:], BLOCK - len(rows) % BLOCK, axis=0)])
+
+
+def in_blocks(score, rows):
+    """score(rows), computed in calls of exactly BLOCK rows (the last block `padded`).
+
+    Why: the rounding of a matrix product depends on its shape (OpenBLAS takes gemv for one row, gemm for more,
+    and splits gemm by size), so without this a state scored among 3 children and the same state scored among
+    100,000 training states differ in the last bit, and a confidence next to its threshold (a percentile of
+    those training scores) is kept in one and pruned in the other. `score` returns an array or a tuple of them.
+    """
+    n = len(rows)
+    if n == 0:
+        return score(np.asarray(rows))
+    rows = padded(rows)
+    parts = [score(rows[i:i + BLOCK]) for i in range(0, len(rows), BLOCK)]
+    if isinstance(parts[0], tuple):
+        return tuple(np.concatenate(column)[:n] for column in zip(*parts))
+    return np.concatenate(parts)[:n]
 
 
 class SigmaE:
@@ -38,7 +71,7 @@ class SigmaE:
         self.net, self.n_in = wunn, wunn.n_in                  # predict_exact works in float64 after the moments
 
     def __call__(self, X) -> np.ndarray:
-        return -self.net.predict_exact(X)[1]
+        return in_blocks(lambda block: -self.net.predict_exact(block)[1], X)
 
 
 class SigmaA:
@@ -52,12 +85,12 @@ class SigmaA:
         self.net, self.n_in, self.scale = ffnn.astype(np.float64), ffnn.n_in, ffnn.scale
 
     def __call__(self, X) -> np.ndarray:
-        return -self.scale * self.net.predict(X)[1]
+        return in_blocks(lambda block: -self.scale * self.net.predict(block)[1], X)
 
 
 class NNEvaluator:
     """states -> (h^NN (n,) int64, c (n,) float64): the classifier's h^NN with the confidence of `signal`
-    (None: the max-softmax c^NN; `SigmaE`, `SigmaA`: −σ), for a whole batch in one call."""
+    (None: the max-softmax c^NN; `SigmaE`, `SigmaA`: −σ), for a whole batch, scored in blocks (`in_blocks`)."""
 
     def __init__(self, classifier, encoding, signal=None):
         for net, what in ((classifier, "classifier"), (signal, "σ network")):
@@ -87,11 +120,28 @@ class NNEvaluator:
 
     def __call__(self, states):
         states = np.asarray(states)
-        if len(states) > CHUNK:
-            parts = [self(states[i:i + CHUNK]) for i in range(0, len(states), CHUNK)]
+        n = len(states)
+        if n > CHUNK:                                  # CHUNK is a multiple of BLOCK: the same blocks, less memory
+            parts = [self(states[i:i + CHUNK]) for i in range(0, n, CHUNK)]
             return np.concatenate([h for h, _ in parts]), np.concatenate([c for _, c in parts])
+        if n == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        states = padded(states)
         X = None if self.signal is None and self.T is not None else self.encoding(states)
-        h, c = self.classifier.predict_from_hidden(self.z1(states, X))
+        # The classifier takes the blocks as a stack (k, BLOCK, width) in one pass: NumPy's matmul multiplies
+        # each block by itself, as `in_blocks` would, without a Python call per block.
+        h, c = self.classifier.predict_from_hidden(self._z1_blocks(states, X))
+        h, c = h.reshape(-1)[:n], c.reshape(-1)[:n]
         if self.signal is not None:
-            c = self.signal(X)
+            c = self.signal(X)[:n]                                               # in blocks too
         return h, c.astype(np.float64, copy=False)
+
+    def _z1_blocks(self, states, X) -> np.ndarray:
+        """z1 of `padded` states as a stack of blocks, (k, BLOCK, hidden[0])."""
+        if self.T is not None:
+            z1 = self.z1(states)                                                 # a gather: row by row
+            return z1.reshape(-1, BLOCK, z1.shape[1])
+        X = self.classifier.check_inputs(X)
+        z1 = X.reshape(-1, BLOCK, X.shape[1]) @ self.classifier.params["W1"]     # BLOCK-row products
+        z1 += self.classifier.params["b1"]
+        return z1

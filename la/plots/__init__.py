@@ -12,7 +12,7 @@ PNG with the Agg backend. The records the committed figures come from are commit
 - `tables`: Table 2 as bars; Table 1 (or 3) against α, its calibration and learning curves
   (`all_from_suboptimality` draws a suboptimality record's figures, Figures 1 and 2 among them).
 - `baselines`: the competing learners' rows beside saved networks, and the conformal rows' coverage.
-- `confidence`: the confidence experiment's two tables (Heller et al. 2022).
+- `confidence`: the confidence experiment's tables (Heller et al. 2022), Tables 2 and 3 beside the paper's.
 - `diagnostics`: σ_e against distance from the goal, and where calibration is lost.
 - `__main__`: the command, `main(argv)`.
 
@@ -22,7 +22,7 @@ A Table 3 record (`la.experiments.suboptimality --domain D`) draws figures/table
 calibration (`table3_<D>_calibration.png`; on blocksworld also `_calibration_uniform.png`, uniform states) and
 learning curves (`table3_<D>_learning_curves.png`). Figures 1 and 2 draw GenerateTaskPrac on 15-puzzle boards,
 so only 15-puzzle records hold their data; on the other domains they are skipped, and said so. A confidence
-record (`la.experiments.confidence --domain D`, figures/confidence_<D>.json) draws its two figures
-(`confidence`), the records of the baselines beside saved networks (figures/baselines_<D>*.json) their two
-(`baselines`).
+record (`la.experiments.confidence --domain D`, figures/confidence_<D>.json) draws its two figures, and a
+third with Tables 2 and 3 when it has Table 3's rows (`confidence`), the records of the baselines beside saved
+networks (figures/baselines_<D>*.json) their two (`baselines`).
 """

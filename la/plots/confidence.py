@@ -8,23 +8,36 @@
   cost, and the FFNN's σ_a and the WUNN's σ_e on the same inputs; the paper's Table 1 as markers (IPC domains).
 - `coverage` (confidence_<domain>_coverage.png): the coverage table. Coverage and mean generated nodes (solved
   tasks) against X for each thresholded row, single queue and dual queue apart; the rows without a threshold
-  (base, GBFS with the classical heuristic) as horizontal lines.
+  (base, GBFS with the classical heuristic) as horizontal lines; the moderate block's rows of Table 2.
+- `tables` (confidence_<domain>_tables.png), for a record with Table 3's rows (records made before them have
+  none and skip it): Heller et al.'s Tables 2 and 3 as changes of coverage from each block's base row, ours on
+  this domain (mean over runs, standard error) beside the paper's mean and range over its 8 IPC domains.
+
+A record kept as figures/confidence_<domain>_run<K>.json (an earlier run, kept beside the newer record of its
+domain) draws its figures under that name: confidence_<domain>_run<K>_ood.png, ...
 """
 import re
 from pathlib import Path
 
 import numpy as np
 
+from la.experiments.confidence_config import BLOCKS, PAPER_TABLE2, PAPER_TABLE3
 from la.experiments.runs.cli import MAYBE, read_results
 from la.plots import style
 from la.plots.style import or_nan, plt
 
 _OOD = {"network": str, "runs": int, "score": str, "paper": (dict, type(None)),
         **dict.fromkeys(("in", "out_u", "out_w", "tau", "in_sd", "out_u_sd", "out_w_sd", "tau_sd"), MAYBE)}
+_NAME = (str, type(None))
+# Table 3's rows, their blocks and the spreads came later: a record from before them lacks these keys.
 _COVERAGE = {"row": str, "signal": str, "queue": str, "method": str, "X": (int, type(None)), "runs": int,
+             "network?": _NAME, "block?": str, "change?": MAYBE, "change_se?": MAYBE,
              **dict.fromkeys(("coverage", "coverage_sd", "generated", "generated_sd"), MAYBE)}
-SHAPE = {"domain": str, "config": {"X": [int], "node_limit": int, "instances": [int], "search_network": str},
-         "ood": [_OOD], "coverage": [_COVERAGE]}
+_TABLE3 = {"block": str, "network": str, "runs": int, **dict.fromkeys(("coverage", "change", "change_se"), MAYBE)}
+SHAPE = {"domain": str, "config": {"X": [int], "node_limit": int, "instances": [int], "search_network": str,
+                                   "blocks?": [str], "hard_node_limit?": MAYBE},
+         "ood": [_OOD], "coverage": [_COVERAGE], "table3?": [_TABLE3, ...]}
+ARCHIVE = re.compile(r"confidence_(?P<domain>[A-Za-z0-9-]+)_run(?P<run>[0-9]+)")   # an earlier run's record, kept
 COLOURS = {"softmax": "tab:blue", "sigma_e": "tab:orange", "sigma_a": "tab:green"}
 LABELS = {"softmax": "max-softmax", "sigma_e": "−σ_e (WUNN)", "sigma_a": "−σ_a (FFNN)"}
 STYLES = {"M": ":", "A": "-", "PM": "-.", "PA": "--"}
@@ -37,6 +50,9 @@ def read_confidence(path) -> dict:
     file = repr(str(path))
     if not re.fullmatch(r"[A-Za-z0-9-]+", record["domain"]):
         raise ValueError(f"{file}: domain {record['domain'][:40]!r} is not a domain's name (letters, digits, -)")
+    for r in [*record["coverage"], *record.get("table3", [])]:
+        if r.get("block", "moderate") not in BLOCKS:
+            raise ValueError(f"{file}: row {r['row'][:40]!r} is of an unknown block {r['block'][:40]!r}")
     for r in record["coverage"]:
         if r["method"] not in ("base", *STYLES) or r["signal"] not in ("classical", *COLOURS):
             raise ValueError(f"{file}: coverage row {r['row'][:40]!r} has an unknown method or signal")
@@ -46,8 +62,12 @@ def read_confidence(path) -> dict:
 
 
 def figure_names(record: dict) -> dict:
-    stem = f"confidence_{record['domain']}"
-    return {"ood": f"{stem}_ood.png", "coverage": f"{stem}_coverage.png"}
+    """The figures' file names; `tables` only for a record with Table 3's rows."""
+    stem = record.get("figure_stem", f"confidence_{record['domain']}")      # an archive's: see `read_all`
+    names = {"ood": f"{stem}_ood.png", "coverage": f"{stem}_coverage.png"}
+    if record.get("table3"):
+        names["tables"] = f"{stem}_tables.png"
+    return names
 
 
 def ood(record: dict, path) -> None:
@@ -83,19 +103,31 @@ def ood(record: dict, path) -> None:
     style.save(fig, path)
 
 
+def table2_rows(record: dict) -> list:
+    """The moderate block's rows of Table 2: h^NN of the search network (Table 3's other networks and the hard
+    block have their own figure)."""
+    return [r for r in record["coverage"] if r.get("block", "moderate") == "moderate" and not r.get("network")]
+
+
 def coverage(record: dict, path) -> None:
     """Coverage and mean generated nodes against X, single queue and dual queue, one line per method and signal."""
     cfg = record["config"]
+    rows = table2_rows(record)
     fig, axes = plt.subplots(2, 2, figsize=(12, 7.5), sharex=True)
     for col, queue in enumerate(("single", "dual")):
         for line, (key, scale) in enumerate((("coverage", 100), ("generated", 1))):
             ax = axes[line][col]
-            _rows_without_threshold(ax, record["coverage"], queue, key, scale)
-            _rows_by_X(ax, record["coverage"], queue, cfg["X"], key, scale)
+            _rows_without_threshold(ax, rows, queue, key, scale)
+            _rows_by_X(ax, rows, queue, cfg["X"], key, scale)
             ax.set_xticks(range(len(cfg["X"])), [f"X = {x} %" for x in cfg["X"]])
             if key == "generated":
-                ax.set_yscale("log")
                 ax.set_ylabel("mean generated nodes (solved tasks)")
+                if _solved_any(rows, queue):
+                    ax.set_yscale("log")
+                else:                              # no mean to show, and a log axis of nothing cannot be drawn
+                    ax.text(0.5, 0.5, "no task solved: no mean to show", transform=ax.transAxes, ha="center",
+                            va="center", color="tab:gray")
+                    ax.set_yticks([])
                 continue
             ax.set_ylabel("coverage (%)")
             ax.set_ylim(-2, 102)
@@ -105,6 +137,11 @@ def coverage(record: dict, path) -> None:
                  f"nodes each, h^NN of {cfg['search_network']} (Heller et al. 2022, Table 2)", fontsize=11)
     fig.tight_layout()
     style.save(fig, path)
+
+
+def _solved_any(rows: list, queue: str) -> bool:
+    """Whether a row drawn in the queue's panels (its own, and GBFS with the classical heuristic) solved a task."""
+    return any(r["generated"] for r in rows if r["queue"] == queue or r["signal"] == "classical")
 
 
 def _rows_without_threshold(ax, rows: list, queue: str, key: str, scale: float) -> None:
@@ -120,7 +157,7 @@ def _rows_by_X(ax, rows: list, queue: str, X: list, key: str, scale: float) -> N
     """One line per thresholded method and signal of the queue, against X; equal lines drawn side by side."""
     lines = {}
     for r in rows:
-        if r["queue"] == queue and r["method"] != "base":
+        if r["queue"] == queue and r["method"] != "base" and r["X"] in X:
             lines.setdefault((r["signal"], r["method"]), {})[r["X"]] = r
     for i, ((signal, method), by_X) in enumerate(lines.items()):
         value = lambda x, k: None if x not in by_X or by_X[x][k] is None else scale * by_X[x][k]   # noqa: E731
@@ -129,23 +166,109 @@ def _rows_by_X(ax, rows: list, queue: str, X: list, key: str, scale: float) -> N
                     marker="o", ms=4, capsize=2, label=f"{method} {LABELS[signal]}")
 
 
+# --- Tables 2 and 3 beside the paper ----------------------------------------------------------------------------
+
+def _label_row(label: str) -> tuple:
+    """The paper's row label -> (la's method, X): 'M40' -> ('M', 40), 'P20' -> ('PA', 20) (their P beside PA)."""
+    method = label.rstrip("0123456789")
+    return ("PA" if method == "P" else method), int(label[len(method):])
+
+
+def panels(record: dict) -> list:
+    """(title, paper's values by label, ours by label, base line) per panel, for the blocks the record has: Table 2
+    by block and queue, then Table 3 by block. Ours: (change, its standard error or None), or None if not run."""
+    blocks = record["config"].get("blocks", ["moderate"])
+    found, drawn = {}, []
+    for r in record["coverage"]:
+        if r["signal"] == "softmax" and not r.get("network"):
+            found[(r.get("block", "moderate"), r["queue"], r["method"], r["X"])] = r
+    for key, paper in PAPER_TABLE2.items():
+        block, queue = key.split()
+        if block not in blocks:
+            continue
+        base = found.get((block, queue, "base", None))
+        ours = {label: _ours(found.get((block, queue, *_label_row(label)))) for label in paper if label != "base"}
+        drawn.append((f"Table 2, {block}, {'GBFS' if queue == 'single' else 'dual queue'}", paper, ours,
+                      _base(base, paper["base"])))
+    for block in blocks:
+        by_network = {r["network"]: r for r in record["table3"] if r["block"] == block}
+        paper = PAPER_TABLE3[block]
+        ours = {label: _ours(by_network.get(label)) for label in paper if label != "Standard"}
+        drawn.append((f"Table 3, {block}: dual A40, network", paper, ours,
+                      _base(by_network.get("Standard"), paper["Standard"])))
+    return drawn
+
+
+def _ours(r: dict | None):
+    return None if r is None or r["change"] is None else (r["change"], r.get("change_se"))
+
+
+def _base(r: dict | None, paper: tuple) -> str:
+    """The panel's base row: ours and the paper's mean [range], coverage in %."""
+    known = [v for v in paper if v is not None]
+    ours = "—" if r is None or r["coverage"] is None else f"{100 * r['coverage']:.0f} %"
+    return f"base: ours {ours}, paper {100 * np.mean(known):.0f} % [{100 * min(known):.0f}, {100 * max(known):.0f}]"
+
+
+def tables(record: dict, path) -> None:
+    """Heller et al.'s Tables 2 and 3 as changes of coverage from each block's base row, in points: ours (this
+    domain, mean over runs, error bar: standard error) beside the paper's mean and range over its IPC domains."""
+    drawn = panels(record)
+    widths = [len(paper) - 1 for _, paper, _, _ in drawn]
+    fig, axes = plt.subplots(1, len(drawn), figsize=(2.1 + 0.75 * sum(widths), 4.2), sharey=True,
+                             gridspec_kw={"width_ratios": widths}, squeeze=False)
+    for ax, (title, paper, ours, base) in zip(axes[0], drawn):
+        labels = [label for label in paper if label not in ("base", "Standard")]
+        x = np.arange(len(labels))
+        values = [[v for v in paper[label] if v is not None] for label in labels]
+        mean = [100 * np.mean(v) for v in values]
+        ax.errorbar(x + 0.12, mean, yerr=[np.subtract(mean, [100 * min(v) for v in values]),
+                                          np.subtract([100 * max(v) for v in values], mean)],
+                    fmt="kx", capsize=3, label="paper: mean, range (8 IPC domains)")
+        mine = [ours[label] for label in labels]
+        ax.errorbar(x - 0.12, or_nan(None if m is None else 100 * m[0] for m in mine),
+                    yerr=or_nan(None if m is None or m[1] is None else 100 * m[1] for m in mine), fmt="o",
+                    color="tab:blue", capsize=3, label=f"ours ({record['domain']})")
+        for i in (i for i, m in enumerate(mine) if m is None):
+            ax.text(i, 0, "not run", rotation=90, ha="center", va="bottom", fontsize=7, color="tab:gray")
+        ax.axhline(0, color="k", lw=0.6)
+        ax.set_xticks(x, labels)
+        ax.set_xlim(-0.6, len(labels) - 0.4)
+        ax.set_title(f"{title}\n{base}", fontsize=8)
+    axes[0][0].set_ylabel("change of coverage from the base row (points)")
+    axes[0][0].legend(fontsize=7)
+    runs = len(record["runs"])
+    fig.suptitle(f"Heller et al. 2022, Tables 2 and 3, on the {record['domain']}: {runs} run(s)"
+                 + (", error bars: standard error over runs" if runs > 1 else ", one run: no error bars"), fontsize=10)
+    fig.tight_layout()
+    style.save(fig, path)
+
+
 def draw(record: dict, folder) -> list:
-    """Both figures into `folder`; returns their paths."""
+    """The record's figures (`figure_names`) into `folder`; returns their paths."""
     names = figure_names(record)
-    paths = [Path(folder) / names["ood"], Path(folder) / names["coverage"]]
-    ood(record, paths[0])
-    coverage(record, paths[1])
-    return paths
+    paths = {kind: Path(folder) / name for kind, name in names.items()}
+    ood(record, paths["ood"])
+    coverage(record, paths["coverage"])
+    if "tables" in paths:
+        tables(record, paths["tables"])
+    return list(paths.values())
 
 
 def read_all(paths: list) -> dict:
-    """The confidence records in `paths` by domain, each checked; a second record of one domain is refused."""
+    """The confidence records in `paths` by domain, each checked; a second record of one domain is refused,
+    but for an earlier run kept as confidence_<domain>_run<K>.json: it is keyed, and drawn, under that name."""
     records = {}
     for path in paths:
         record = read_confidence(path)
-        if record["domain"] in records:
+        key = record["domain"]
+        kept = ARCHIVE.fullmatch(Path(path).stem)
+        if kept and kept["domain"] == record["domain"]:
+            key = f"{record['domain']}_run{kept['run']}"
+            record["figure_stem"] = Path(path).stem
+        if key in records:
             raise ValueError(f"{str(path)!r}: a second confidence record on the {record['domain']} (the first: "
-                             f"{str(records[record['domain']][0])!r})")
-        records[record["domain"]] = (path, record)
+                             f"{str(records[key][0])!r})")
+        records[key] = (path, record)
     return records
 
