@@ -36,7 +36,7 @@ def generate_task_prac(domain, wunn, rng: np.random.Generator, epsilon: float = 
 
     σ_e is the standard deviation of K sampled WUNN outputs (the authors' unit; with ε = 1 the paper's
     σ_e² >= ε is the same test). Only the sampled state is tested against ε. With `trace`, every step's
-    candidates, their σ_e and probabilities and the chosen index are kept (tutorial 08, Figure 1).
+    candidates, their σ_e and probabilities and the chosen index are kept (tutorial 09, Figure 1).
     `encoding` gives the WUNN's inputs (`la.features`).
     """
     if encoding.domain.name != domain.name:

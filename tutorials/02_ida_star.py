@@ -8,10 +8,11 @@ memory, which is why the paper (and Korf, on the 15-puzzle) use it.
 
 Two things make or break a Python IDA*:
   * integer bounds: h must be an integer, or every tiny float difference becomes a new iteration;
-  * batches: calling the heuristic once per node caps you at ~10^5 nodes per second in Python. `la`'s
-    IDA* expands up to 32,768 nodes per step and calls the heuristic once for all their children.
+  * batches: calling the heuristic once per node caps a Python search at about a hundred thousand nodes per
+    second (section 2 measures it). `la`'s IDA* expands a whole batch of nodes per step and calls the heuristic
+    once for all their children.
 
-Run from the repository root:  python tutorials/02_ida_star.py   (under a minute)
+Run from the repository root:  python tutorials/02_ida_star.py
 """
 import sys
 from pathlib import Path
@@ -23,37 +24,47 @@ import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS threa
 import matplotlib                                                         # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt                                           # noqa: E402
+import numpy as np                                                        # noqa: E402
 
 from la import data                                                       # noqa: E402
 from la.domains.names import make_domain                                        # noqa: E402
 from la.heuristics.classical import Manhattan                                       # noqa: E402
 from la.plots.style import tutorial_figure_path                           # noqa: E402
+from la.heuristics.classical import Hamming                                # noqa: E402
 from la.search import check_plan, ida_star, reference                     # noqa: E402
+from la.search.ida_star import BATCH_SIZE                                 # noqa: E402
 from la.search.shallowest import Shallowest                                # noqa: E402
+
+START = [8, 1, 2, 0, 4, 3, 7, 5, 6]        # section 1's 8-puzzle (exercise 1)
+HEURISTIC = Manhattan                      # section 1's heuristic (exercise 2)
+HARDER = [2, 5, 16, 20, 23]                # section 3's Korf instances (exercise 3)
 
 # --- 1. The textbook IDA* on an 8-puzzle ---------------------------------------------------------------
 # `reference.ida_star` is the recursive algorithm, one state at a time, in the authors' move order
 # (blank up, left, right, down). Manhattan distance (MD) is admissible: every move moves one tile one step.
 eight = make_domain("8-puzzle")
-md8 = Manhattan(eight)
-start = eight.validate([8, 1, 2, 0, 4, 3, 7, 5, 6])
+md8 = HEURISTIC(eight)
+start = eight.validate(START)
 result = reference.ida_star(eight, md8, start)
 print(eight.format(start))
-print(f"MD = {md8(start[None])[0]}, optimal cost {result.cost}, found in {result.iterations} iterations")
+print(f"{HEURISTIC.__name__} = {md8(start[None])[0]}, optimal cost {result.cost}, found in {result.iterations} "
+      f"iterations")
 for i, (bound, nodes) in enumerate(zip(result.bounds, result.per_iteration)):
     print(f"  iteration {i + 1}: bound {bound}, {nodes:,} nodes generated")
-# (MD changes by exactly 1 per move, so f only ever changes by 0 or 2: bounds go up in steps of 2.)
+# (MD changes by exactly 1 per move, so f = g + h only ever changes by 0 or 2: bounds go up in steps of 2.)
 check_plan(eight, start, result.plan)                 # raises unless every step is legal and it ends at the goal
 print(f"the plan's {len(result.plan)} states replay from the start to the goal")
 
 # --- 2. Korf's 100, and his node counts ------------------------------------------------------------------
 # Korf (1985) published, for each of his 100 15-puzzle instances, the number of nodes IDA* with MD
 # generates: the root plus every child created after parent pruning, over all iterations. Our reference
-# reproduces them exactly (3 of the 100 published values are misprints; see the data file's header).
+# reproduces them exactly, but for a few published values that are misprints (the data file's header says which).
 puzzle = make_domain("15-puzzle")
 md = Manhattan(puzzle)
 korf = {i.id: i for i in data.korf100()}
 published = data.korf100_md_nodes()
+print(f"Korf's table: {len(published)} instances, {sum(c.published != c.reproduced for c in published.values())} "
+      f"of its counts misprinted")
 plain = {}
 for i in (79, 12):
     plain[i] = reference.ida_star(puzzle, md, korf[i].state)
@@ -77,18 +88,22 @@ for i in plain:
     assert same and batched[i].cost == plain[i].cost == other.cost
 
 speed_plain = sum(r.generated for r in plain.values()) / sum(r.seconds for r in plain.values())
-harder = [2, 5, 16, 20, 23]
+harder = HARDER
 results = [ida_star(puzzle, md, korf[i].state) for i in harder]
 for i, r in zip(harder, results):
     assert r.cost == korf[i].optimal
 speed_batched = sum(r.generated for r in results) / sum(r.seconds for r in results)
-print(f"batched IDA* on Korf #{', #'.join(map(str, harder))}: {sum(r.generated for r in results):,} nodes, "
-      f"{speed_batched / 1e6:.1f} M nodes/s, all optimal")
+print(f"batched IDA* (up to {BATCH_SIZE:,} nodes a step) on Korf #{', #'.join(map(str, harder))}: "
+      f"{sum(r.generated for r in results):,} nodes, {speed_batched / 1e6:.1f} M nodes/s, all optimal")
 print(f"speed-up over the reference: {speed_batched / speed_plain:.0f}x")
 
 # --- 4. Where the nodes go ---------------------------------------------------------------------------------
-# Each iteration costs several times the one before (the effective branching factor of the 15-puzzle with
-# MD is about 6 per bound step of 2), so the last iteration or two dominate the total.
+# Each iteration costs several times the one before (the effective branching factor per bound step of 2), so the
+# last iteration or two dominate the total.
+growth = [b / a for r in results for a, b in zip(r.per_iteration[:-2], r.per_iteration[1:-1])]   # full iterations
+last_two = sum(sum(r.per_iteration[-2:]) for r in results) / sum(r.generated for r in results)
+print(f"each iteration generated {np.median(growth):.1f} times the nodes of the one before (median), and the last "
+      f"two iterations {last_two:.0%} of all nodes")
 fig, ax = plt.subplots(figsize=(6, 4))
 for i, r in zip(harder, results):
     ax.semilogy(range(1, r.iterations + 1), r.per_iteration, "o-", label=f"Korf #{i} (cost {r.cost})")
@@ -102,4 +117,20 @@ out = tutorial_figure_path(__file__)                    # figures/tutorials/, ig
 fig.savefig(out, dpi=120)
 print(f"saved {out.relative_to(ROOT)}")
 
+# --- the point, loosely: each claim above, checked ---------------------------------------------------------------
+if HEURISTIC is Manhattan:
+    assert all(b - a == 2 for a, b in zip(result.bounds, result.bounds[1:])), "with MD, bounds rise in steps of 2"
+assert all(plain[i].generated == published[i].reproduced for i in plain), "the reference reproduces Korf's counts"
 assert speed_batched > 10 * speed_plain, "the batched search should be far faster than one node at a time"
+assert np.median(growth) > 2 and last_two > 0.5, "each iteration costs several times the one before"
+
+# --- exercises ------------------------------------------------------------------------------------------------------
+# 1. Set START = [8, 0, 6, 5, 4, 7, 2, 3, 1], one of the two 8-puzzle states farthest from the goal (31 moves):
+#    section 1 needs about thirty times the nodes. The last iteration can be smaller than the one before: it stops
+#    at the first goal it meets.
+# 2. Set HEURISTIC = Hamming (tiles out of place; also admissible, weaker than MD). Section 1 finds a plan of the
+#    same cost with more nodes and many more iterations, its bounds rising by 1: Hamming changes by at most 1 per
+#    move, or not at all.
+# 3. Set HARDER = [2, 5, 16, 20, 23, 1]: Korf #1 adds most of the nodes, and section 4's median growth per
+#    iteration stays about the same.
+

@@ -3,8 +3,16 @@
 The heuristic that plans in the paper is a small feed-forward network (FFNN): 128 inputs (the 15-puzzle's
 one-hot encoding, tutorial 01 section 5), 20 hidden ReLU units, and one or two linear outputs. Training it needs
 the gradient of a loss with respect to every weight, and with one hidden layer we can write that gradient down
-by hand. The authors' C# has a small network library of its own for this network (FastNN) and uses
-TensorFlowSharp for the WUNN of tutorial 05; here every step of both is written out in NumPy, nothing hidden.
+by hand. The authors' code (their repository OfirMarom/LearnHeuristicWithUncertaintly) writes this network by hand
+in C# but leaves the gradients of the WUNN of tutorial 05 to TensorFlow; here every step of both is written out in
+NumPy, nothing hidden.
+
+The two outputs. With one output the network predicts μ, its estimate of the cost-to-goal, and learns by the
+squared error ½(μ − y)². With two, the second output φ is turned into a spread σ_a = softplus(clip(φ, −5, 1)),
+softplus(x) = ln(1 + e^x) > 0, and the loss is the paper's Eq. (1), the mean over the batch of
+    (μ − y)²/(2σ_a²) + ln σ_a.
+Tutorial 04 says what σ_a is for; here only its gradient matters. (The clip keeps σ_a between softplus(−5) =
+0.0067 and softplus(1) = 1.31, as the authors' code does.)
 
 Every layer in `la.nn.layers` is a pair of functions:
     forward(inputs)        -> (output, cache)     the cache keeps what the backward pass will need
@@ -42,6 +50,8 @@ from la.nn.layers import dense_backward, dense_forward, relu_backward, relu_forw
 from la.plots.style import tutorial_figure_path
 
 SEED = 3
+STEPS = 2000                     # section 3's Adam steps (exercise 2)
+LR = 0.01                        # section 3's learning rate (exercise 3)
 rng = np.random.default_rng(SEED)
 
 # --- 1. One forward and one backward pass, layer by layer ------------------------------------------------------
@@ -66,8 +76,7 @@ print(f"loss {loss:.6f}; the layer-by-layer gradients equal FFNN.loss_and_grads"
 # --- 2. Check the gradients against central differences, for both output heads --------------------------------
 # The two-output net's gradients can come out large: untrained, it can be confidently wrong on some rows (a small
 # σ_a for a large error, printed below), and Eq. (1) punishes that hard. What the check compares is the relative
-# error. It
-# is only meaningful while every φ lies inside the clip range [−5, 1]: outside it, the gradient passes
+# error. It is only meaningful while every φ lies inside the clip range [−5, 1]: outside it, the gradient passes
 # straight through the clip by design and is not the derivative of the loss (see la/nn/ffnn.py).
 worst = 0.0
 for n_out in (1, 2):
@@ -85,16 +94,16 @@ for n_out in (1, 2):
               f"σ_a = {sigma_a[k]:.3f}")
 
 # --- 3. Fit a toy function with full-batch Adam -------------------------------------------------------------
-# Learning rate 0.01 instead of the paper's 0.001: this toy problem is small, and we want it done in seconds.
+# Learning rate LR = 0.01 instead of the paper's 0.001: this toy problem is small, and we want it done in seconds.
 x_train = rng.uniform(-1, 1, 256)
 f = lambda x: np.sin(3 * x) + 0.5 * x
 y_train = f(x_train) + 0.05 * rng.standard_normal(x_train.size)
 net = FFNN(n_in=1, n_hidden=20, n_out=1, rng=rng)
-opt = Adam(net.params, lr=0.01)
+opt = Adam(net.params, lr=LR)
 grid = np.linspace(-1, 1, 200)
 mu_before, _ = net.predict(grid[:, None])
 losses = []
-for step in range(2000):
+for step in range(STEPS):
     loss, grads = net.loss_and_grads(x_train[:, None], y_train)
     opt.step(net.params, grads)
     losses.append(loss)
@@ -106,7 +115,7 @@ print(f"\nfit of sin(3x) + x/2: loss {losses[0]:.3f} -> {losses[-1]:.5f}; mean s
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 axes[0].plot(x_train, y_train, ".", ms=3, color="k", label="training data")
 axes[0].plot(grid, mu_before, label="before training")
-axes[0].plot(grid, mu_after, label="after 2000 Adam steps")
+axes[0].plot(grid, mu_after, label=f"after {STEPS} Adam steps")
 axes[0].set(title="a 1-20-1 ReLU network, gradients by hand", xlabel="x", ylabel="y")
 axes[0].legend()
 axes[1].semilogy(losses)
@@ -116,6 +125,13 @@ out = tutorial_figure_path(__file__)                    # figures/tutorials/, ig
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
-# --- the point, loosely --------------------------------------------------------------------------------------
+# --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert worst < 1e-6, "analytic and numeric gradients should agree"
 assert mse < 0.01, "the network should fit the toy function"
+
+# --- exercises ------------------------------------------------------------------------------------------------------
+# 1. Break the backward pass: in section 1 replace `dz1 = relu_backward(da1, cache_relu)` by `dz1 = da1` (the ReLU
+#    forgotten). The comparison with FFNN.loss_and_grads then fails at once, with an AssertionError.
+# 2. Set STEPS = 200: section 3's final loss is higher, and the mean squared error to the truth several times larger
+#    than after 2,000 steps.
+# 3. Set LR = 0.001, the paper's rate: after 2,000 steps the loss is higher than with LR = 0.01.

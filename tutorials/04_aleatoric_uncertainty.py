@@ -16,11 +16,13 @@ residual is σ_a² = (μ − y)², so on average σ_a learns the local noise lev
 is called heteroscedastic, and part 2 checks that the network recovers one we chose.
 
 Why it matters: the likely-admissible heuristic of the paper plans with a quantile, not the mean,
-    y^α = μ + σ_t·Φ⁻¹(1 − α),   σ_t = σ_a at test time (paper §5),
-which underestimates the cost-to-goal with probability α. That only holds everywhere if σ_a is right
+    y^α = μ − σ_t·Φ⁻¹(α),   σ_t = σ_a at test time (paper §5),
+which underestimates the cost-to-goal with probability α (Φ⁻¹ is the standard normal's inverse distribution
+function: Φ⁻¹(0.95) = 1.645, so y^0.95 lies 1.645 σ_t below the mean). That only holds everywhere if σ_a is right
 everywhere: part 3 shows that a single noise level for all x gets the α right on average but wrong locally.
-(The authors train this network on y/10 so that σ_a's clip range [0.0067, 1.31] covers 0.067 to 13 moves, and
-use 2.5 % dropout on its hidden layer; `FFNN` draws each dropout mask from the rng it was built with.)
+(The authors train this network on y/10 so that σ_a's clip range, printed first, covers a fraction of a move to
+13 moves, and use 2.5 % dropout on its hidden layer; `FFNN` draws each dropout mask from the rng it was built
+with.)
 
 Run from the repository root:  python tutorials/04_aleatoric_uncertainty.py
 """
@@ -39,12 +41,17 @@ import numpy as np
 from scipy.stats import norm
 
 from la.nn import FFNN, Adam
+from la.nn.layers import softplus
 from la.plots.style import tutorial_figure_path
 
 SEED = 4
-STEPS = 2000
-ALPHA = 0.95                     # admissibility probability, one of the paper's test values
+STEPS = 2000                     # Adam steps per network (exercise 3)
+ALPHA = 0.95                     # admissibility probability, one of the paper's test values (exercise 2)
+EDGE_NOISE = 0.45                # how much noisier the edges are than the middle (exercise 1)
 rng = np.random.default_rng(SEED)
+low, high = softplus(np.array([-5.0, 1.0]))
+print(f"σ_a = softplus(clip(φ, −5, 1)) lies in [{low:.4f}, {high:.3f}]: on y/10, {10 * low:.3f} to {10 * high:.1f} "
+      f"moves\n")
 
 # --- 1. The coin: epistemic uncertainty shrinks with data, aleatoric does not -------------------------------
 p = 0.7
@@ -61,7 +68,7 @@ def f(x):
 
 
 def sigma_true(x):
-    return 0.05 + 0.45 * x ** 2          # quiet in the middle, noisy at the edges
+    return 0.05 + EDGE_NOISE * x ** 2    # quiet in the middle, noisy at the edges
 
 
 x = rng.uniform(-1, 1, 2000)
@@ -95,6 +102,7 @@ for name, y_alpha in (("sigma_a from the two-output net", y_alpha_two), ("one si
     ok = y_alpha <= y_test
     print(f"  {name:<46} {ok.mean():6.3f} {ok[middle].mean():9.3f} {ok[edges].mean():9.3f}")
 coverage_two = [(y_alpha_two <= y_test)[m].mean() for m in (middle, edges)]
+coverage_one = [(y_alpha_one <= y_test)[m].mean() for m in (slice(None), middle, edges)]
 
 # --- figure ------------------------------------------------------------------------------------------------
 grid = np.linspace(-1, 1, 201)
@@ -119,6 +127,16 @@ out = tutorial_figure_path(__file__)                    # figures/tutorials/, ig
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
-# --- the point, loosely --------------------------------------------------------------------------------------
+# --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert np.allclose(sigma_probe, sigma_true(probe), rtol=0.3), "sigma_a should recover the noise level"
 assert all(abs(c - ALPHA) < 0.04 for c in coverage_two), "y^alpha should hold with probability alpha locally"
+assert abs(coverage_one[0] - ALPHA) < 0.02, "one sigma for all x gets alpha right on average"
+if EDGE_NOISE > 0.2 and ALPHA > 0.6:                 # with α = 0.5, σ plays no part (exercise 2)
+    assert max(abs(c - ALPHA) for c in coverage_one[1:]) > 0.04, "... but wrong where the noise differs"
+
+# --- exercises ------------------------------------------------------------------------------------------------------
+# 1. Set EDGE_NOISE = 0: the noise is the same everywhere. The two-output network learns a flat σ_a, and one σ for
+#    all x now gets α right in the middle and at the edges too.
+# 2. Set ALPHA = 0.5: y^α is the mean, and both rows of part 3 print about 0.5 everywhere: with σ_t·Φ⁻¹(0.5) = 0,
+#    σ no longer matters.
+# 3. Set STEPS = 200: the learnt σ_a in part 2 is further from the true noise, most of all at the noisy edges.

@@ -1,4 +1,4 @@
-"""Tutorial 08: GenerateTaskPrac, step by step (the paper's Figures 1 and 2, regenerated).
+"""Tutorial 09: GenerateTaskPrac, step by step (the paper's Figures 1 and 2, regenerated).
 
 Where do training tasks come from? The bootstrap method before this paper walked k random steps back from the
 goal and raised k every iteration (LengthInc). Too small a k teaches nothing new; too large a k gives tasks the
@@ -10,19 +10,21 @@ The walk therefore ends just past the edge of what has been learnt: a task a lit
 
 Three details of the practical form, each answered below:
   * The previous state is left out of the candidates (as in the random walks of Arfaee et al. and tutorial 01).
-    Stepping straight back undoes a step and wastes it. Without the exclusion the step back would be one
+    Stepping straight back undoes a move and wastes it. Without the exclusion the move back would be one
     candidate in four in the middle of the board and one in two in a corner, and the walk would dither near the
     goal instead of moving away from it.
   * MaxSteps. A walk through states the WUNN is sure about would never reach ε. The conceptual Alg. 1 ends it
     once every state has been visited, which needs a record of every state visited; the practical form caps the
-    walk instead: after MaxSteps − 1 steps the state reached is the start, whatever its σ_e (MaxSteps = 1000 for
-    the 15-puzzle in both of the paper's experiments, 5000 for the other domains).
+    walk instead. It counts before each move and stops when the count reaches MaxSteps, so a capped walk makes
+    MaxSteps − 1 moves, and the state it reached is the start, whatever its σ_e. `Task.steps` holds the count,
+    as the authors' code logs it: the number of moves when σ_e stopped the walk, MaxSteps when the cap did.
+    Below, "moves" are always moves.
   * Why a separate network. σ_e is the spread of K = 100 sampled outputs of the WUNN, so scoring a state costs
     about a hundred forward passes. IDA* scores millions of states per task; it plans with the ordinary FFNN,
     which costs one pass. The WUNN is asked only about the states along a generated walk and, while it trains,
-    about the records of the memory buffer (§4).
+    about the records of the memory buffer (§4; tutorial 08).
 
-Run from the repository root:  python tutorials/08_generate_task.py   (under a minute)
+Run from the repository root:  python tutorials/09_generate_task.py
 """
 import sys
 import time
@@ -41,6 +43,7 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from la.config import LearnConfig, node_budget
+from la.experiments.domains import DOMAINS
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.features.encodings import encode
@@ -54,27 +57,35 @@ from la.tasks import generate_task_prac
 
 SEED = 7
 COLUMN = 20                   # characters per board when boards are printed side by side
-WALK_SEED = 4                 # the random numbers of the walk shown
+WALK_SEED = 4                 # the random numbers of the walk shown (exercise 1)
+CAPPED = 5                    # part 2's short cap on the walk, MaxSteps (exercise 2)
+EPSILON = 1.0                 # ε, the paper's (exercise 3)
 puzzle = make_domain("15-puzzle")
 
 # --- 1. A WUNN with a little training ------------------------------------------------------------------------
-# The WUNN learns inside LearnHeuristicPrac's Update (tutorial 07). Here we drive the Update ourselves: after the
-# first iteration (1-step tasks), five Updates on the plans of ten walks each, of 2, 4, 6, 8 and 10 steps (LengthInc
+# The WUNN learns inside LearnHeuristicPrac's Update (tutorial 08). Here we drive the Update ourselves: after the
+# first iteration (1-move tasks), five Updates on the plans of ten walks each, of 2, 4, 6, 8 and 10 moves (LengthInc
 # = 2), solved with Manhattan distance, so that the planning network plays no part. The settings are those of the
-# paper's EFFICIENCY experiment (§5: a one-output FFNN, no dropout); everything about task generation (ε = 1,
-# K = 100, MaxSteps = 1000, β0 = 0.05) keeps the paper's values; only β's decay γ = (1e-5/β0)^(1/NumIter) is
-# steeper, as for a run of NumIter = 6 iterations.
-config = replace(LearnConfig(), num_iter=6, node_limit=node_budget(1), ffnn=FFNNConfig(n_out=1, dropout=0.0))
+# paper's EFFICIENCY experiment (§5: a one-output FFNN, no dropout); everything about task generation (ε, K = 100,
+# MaxSteps, β0 = 0.05) keeps the paper's values; only β's decay γ = (1e-5/β0)^(1/NumIter) is steeper, as for a run
+# of NumIter = 6 iterations.
+config = replace(LearnConfig(), num_iter=6, node_limit=node_budget(1), ffnn=FFNNConfig(n_out=1, dropout=0.0),
+                 epsilon=EPSILON)
+print(f"MaxSteps: {config.max_steps} on the 15-puzzle, {DOMAINS['24-pancake'].learn().max_steps} on the paper's "
+      f"other domains; ε = {config.epsilon}, K = {config.wunn.K}")
 began = time.perf_counter()
 rng = np.random.default_rng(SEED)
 learner = Learner(puzzle, config, rng, OneHot(puzzle))
 learner.run_iteration()                                                       # the first iteration
+print(f"the first iteration: {learner.log[-1]['solved']} tasks of 1 move solved, the WUNN trained "
+      f"({time.perf_counter() - began:.0f} s)")
 md = Manhattan(puzzle)
 for length in (2, 4, 6, 8, 10):
     plans = [ida_star(puzzle, md, start).plan for start in random_walk(puzzle, length, rng, n=config.tasks_per_iter)]
-    learner.update(plans, update_beta=True)
-print(f"the first iteration and five Updates on walks of 2-10 steps: {time.perf_counter() - began:.0f} s; the "
-      f"WUNN has trained on {len(learner.buffer)} records, β = {learner.beta:.2e}")
+    update = learner.update(plans, update_beta=True)
+    print(f"an Update on ten plans of walks of {length} moves: {update['added']} new records, WUNN "
+          f"{update['wunn_blocks']} blocks, β = {learner.beta:.2e} ({time.perf_counter() - began:.0f} s)")
+print(f"the WUNN has trained on {len(learner.buffer)} records")
 
 
 # --- 2. One walk, step by step --------------------------------------------------------------------------------
@@ -98,46 +109,52 @@ print(f"\nGenerateTaskPrac from the goal, ε = {epsilon}: at each step, the pred
       f"except the one we came from,\ntheir σ_e (K = {config.wunn.K} WUNN samples) and softmax(σ_e); * marks "
       f"the sampled one")
 for i, s in enumerate(task.trace):
-    titles = ["goal" if i == 0 else f"after step {i}"] + [f"blank {direction(s['state'], c)}" for c in s["candidates"]]
+    titles = ["goal" if i == 0 else f"after move {i}"] + [f"blank {direction(s['state'], c)}" for c in s["candidates"]]
     notes = [""] + [f"σ_e {e:.2f} p {p:.2f}{' *' if j == s['chosen'] else ''}"
                     for j, (e, p) in enumerate(zip(s["sigma_e"], s["p"]))]
-    print(f"\nstep {i + 1}")
+    print(f"\nmove {i + 1}")
     print(side_by_side([s["state"], *s["candidates"]], titles, notes))
 chosen = np.array([s["sigma_e"][s["chosen"]] for s in task.trace])
 path = np.array([s["candidates"][s["chosen"]] for s in task.trace])          # the walk's states, (steps, 16)
-print(f"\nstopped after {task.steps} steps: the sampled state has σ_e = {chosen[-1]:.2f} >= ε, and becomes the "
-      f"task's start")
+print(f"\nstopped after {len(task.trace)} moves (Task.steps = {task.steps}): the sampled state has σ_e = "
+      f"{chosen[-1]:.2f} >= ε, and becomes the task's start")
 p_most = np.mean([s["p"].max() for s in task.trace])
 print(f"the most likely candidate had p = {p_most:.2f} on average (uniform would be "
       f"{np.mean([1 / len(s['p']) for s in task.trace]):.2f}): softmax over σ_e of order 1 is a gentle push, "
       f"not a greedy choice")
 
-# MaxSteps: the same walk with a cap of 5 ends after 4 steps, at a state the WUNN still knows well.
-capped = generate_task_prac(puzzle, learner.wunn, np.random.default_rng(WALK_SEED), epsilon, 5, config.wunn.K,
+# MaxSteps: the same walk with a cap of CAPPED makes CAPPED − 1 moves, and ends at a state the WUNN may still know.
+capped = generate_task_prac(puzzle, learner.wunn, np.random.default_rng(WALK_SEED), epsilon, CAPPED, config.wunn.K,
                             trace=True, encoding=learner.encoding)
-print(f"with MaxSteps = 5 the walk stops after {len(capped.trace)} steps (Task.steps = {capped.steps}) at a "
-      f"state with σ_e = {capped.trace[-1]['sigma_e'][capped.trace[-1]['chosen']]:.2f} < ε: it is the task's "
-      f"start all the same")
+last = capped.trace[-1]["sigma_e"][capped.trace[-1]["chosen"]]
+print(f"with MaxSteps = {CAPPED} the walk stops after {len(capped.trace)} moves (Task.steps = {capped.steps}) at a "
+      f"state with σ_e = {last:.2f}" + (" < ε: it is the task's start all the same" if last < epsilon else ""))
 
 # --- 3. Why the WUNN does not plan ------------------------------------------------------------------------------
 probe = encode(puzzle, np.repeat(path, 10_000 // len(path) + 1, axis=0)[:10_000])
-timer = time.perf_counter()
-learner.ffnn.predict(probe)
-ffnn_seconds = time.perf_counter() - timer
-timer = time.perf_counter()
-learner.wunn.predict(probe, config.wunn.K, np.random.default_rng(0))
-wunn_seconds = time.perf_counter() - timer
+
+def fastest(work, repeat=3):
+    """The shortest of `repeat` timings of work(), in seconds (on a busy machine the others include waiting)."""
+    times = []
+    for _ in range(repeat):
+        timer = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - timer)
+    return min(times)
+
+
+ffnn_seconds = fastest(lambda: learner.ffnn.predict(probe))
+wunn_seconds = fastest(lambda: learner.wunn.predict(probe, config.wunn.K, np.random.default_rng(0)))
 print(f"\nscoring 10,000 states: FFNN {ffnn_seconds * 1e3:.1f} ms, WUNN with K = {config.wunn.K} "
-      f"{wunn_seconds * 1e3:.0f} ms ({wunn_seconds / ffnn_seconds:.0f}x). IDA* here generates millions of "
-      f"nodes a second with the FFNN;\nwith the WUNN it would manage about {1e4 / wunn_seconds / 1e3:.0f} "
-      f"thousand.")
+      f"{wunn_seconds * 1e3:.0f} ms ({wunn_seconds / ffnn_seconds:.0f}x): an IDA* scoring with the WUNN could "
+      f"not pass {1e4 / wunn_seconds / 1e3:.0f} thousand nodes a second")
 
 # --- 4. Figure 2: train on the task, then walk again ---------------------------------------------------------------
-# LearnHeuristicPrac would now solve the task and Update on the plan: the WUNN trains until σ_e < 0.8 on every
-# record in the buffer, the new start included. We do exactly that for this one task (solved with Manhattan
-# distance, as above). σ_e from K = 100 samples is itself noisy (estimate it twice for one state and the two can
-# differ by 10 % or more), which is why the Update aims below ε, at √(κε) = 0.8; to compare before and after
-# without that noise we use the closed form of tutorial 05.
+# LearnHeuristicPrac would now solve the task and Update on the plan: the WUNN trains until σ_e < √(κε) = 0.8 on
+# every record in the buffer, the new start included. We do exactly that for this one task (solved with Manhattan
+# distance, as above). σ_e from K = 100 samples is itself noisy (tutorial 05 measured how far it strays from the
+# closed form), which is why the Update aims below ε (tutorial 08); to compare before and after without that noise
+# we use the closed form of tutorial 05.
 result = ida_star(puzzle, md, task.start)
 before = learner.wunn.predict_exact(encode(puzzle, path))[1]
 update = learner.update([result.plan], update_beta=True)
@@ -154,9 +171,9 @@ path_again = np.array([s["candidates"][s["chosen"]] for s in again.trace])
 shared = next((i for i in range(min(len(path), len(path_again))) if not (path[i] == path_again[i]).all()),
               min(len(path), len(path_again)))
 chosen_again = np.array([s["sigma_e"][s["chosen"]] for s in again.trace])
-print(f"the walk again, with the same random numbers: its first {shared} steps are the old walk's "
-      f"{'(all of them: it passes the old start) ' if shared == task.steps else ''}and it stops after "
-      f"{again.steps} steps, at σ_e = {chosen_again[-1]:.2f}")
+print(f"the walk again, with the same random numbers: its first {shared} moves are the old walk's "
+      f"{'(all of them: it passes the old start) ' if shared == len(task.trace) else ''}and it stops after "
+      f"{len(again.trace)} moves, at σ_e = {chosen_again[-1]:.2f}")
 
 
 # --- figure ------------------------------------------------------------------------------------------------------
@@ -189,19 +206,19 @@ for i, s in enumerate(task.trace):
         frame = ("red" if last else "C0") if j == s["chosen"] else None
         draw_board(ax, c, frame, f"σ_e {s['sigma_e'][j]:.2f}   p {s['p'][j]:.2f}")
         if j == 0:
-            ax.set_title(f"step {i + 1}", fontsize=8)
+            ax.set_title(f"move {i + 1}", fontsize=8)
         if last:
-            ax.set_title(f"step {i + 1}: start", fontsize=8, color="red")
+            ax.set_title(f"move {i + 1}: start", fontsize=8, color="red")
 ax = fig.add_subplot(grid[3, :])
 x = np.arange(1, steps + 1)
-ax.plot(x, chosen, "o", color="C0", label="σ_e the walk sampled (K = 100) at each step (Fig. 1)")
+ax.plot(x, chosen, "o", color="C0", label="σ_e the walk sampled (K = 100) at each move (Fig. 1)")
 ax.plot(x, before, "-", color="C0", label="the same states, closed form")
 ax.plot(x, after, "s--", color="C1", label="... after one Update on the task's plan")
-ax.plot(range(1, again.steps + 1), chosen_again, ".:", color="C2",
-        label=f"the walk re-run with the same random numbers (Fig. 2): {again.steps} steps")
+ax.plot(range(1, len(again.trace) + 1), chosen_again, ".:", color="C2",
+        label=f"the walk re-run with the same random numbers (Fig. 2): {len(again.trace)} moves")
 ax.axhline(epsilon, color="r", lw=0.8, label="ε = 1: the walk stops here")
 ax.axhline(config.sigma_e_target, color="m", lw=0.8, ls=":", label="0.8 = √(κε): the Update's target")
-ax.set(xlabel="step of the walk", ylabel="σ_e", xlim=(0.5, max(steps, again.steps) + 0.5))
+ax.set(xlabel="move of the walk", ylabel="σ_e", xlim=(0.5, max(steps, len(again.trace)) + 0.5))
 ax.legend(fontsize=7, loc="lower right", ncol=2)
 fig.suptitle("GenerateTaskPrac on the 15-puzzle: candidates one move back, their σ_e and softmax probability p, "
              "the sampled one framed (red: the task's start)", fontsize=9)
@@ -210,7 +227,19 @@ out = tutorial_figure_path(__file__)                    # figures/tutorials/, ig
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
-# --- the point, loosely --------------------------------------------------------------------------------------------
+# --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert chosen[-1] >= epsilon and (chosen[:-1] < epsilon).all(), "the walk stops at the first state with σ_e >= ε"
+assert task.steps == len(task.trace), "when σ_e stops the walk, Task.steps counts its moves"
+assert len(capped.trace) == min(CAPPED - 1, len(task.trace)), "a cap of MaxSteps makes at most MaxSteps − 1 moves"
+assert len(capped.trace) == len(task.trace) or capped.steps == CAPPED, "... and then Task.steps is MaxSteps"
+assert wunn_seconds > 10 * ffnn_seconds, "the WUNN scores states far more slowly than the FFNN"
 assert after[-1] < epsilon, "after the Update the old start should no longer count as unknown"
-assert again.steps > task.steps, "after training on the task, the same walk should go further"
+assert len(again.trace) > len(task.trace), "after training on the task, the same walk should go further"
+
+# --- exercises ------------------------------------------------------------------------------------------------------
+# 1. Set WALK_SEED = 5: another walk, of another length; it still stops at the first state with σ_e >= ε, and
+#    after the Update the same random numbers still lead further.
+# 2. Set CAPPED = 3: the capped walk makes 2 moves and Task.steps says 3.
+# 3. Set EPSILON = 0.8. Two things change: the walk stops at the first state with σ_e >= 0.8, but part 1's Updates
+#    also train the WUNN further, to σ_e < √(0.64·0.8) = 0.72, so σ_e is lower everywhere. Here the second wins:
+#    the walk gets longer, not shorter.

@@ -1,8 +1,8 @@
-"""Tutorial 13: the method on the 24-pancake, at tutorial scale.
+"""Tutorial 14: the method on the 24-pancake, at tutorial scale.
 
-Tutorials 09 and 10 ran LearnHeuristicPrac on the 15-puzzle, whose network reads the board itself. On the paper's
+Tutorials 10 and 11 ran LearnHeuristicPrac on the 15-puzzle, whose network reads the board itself. On the paper's
 three other domains (§5, "Experiments for Other Domains") the networks read a few numbers instead, most of them
-pattern databases (tutorial 12), and plan with
+pattern databases (tutorial 13), and plan with
 
     h = max(round(y^α), h_ad),       h_ad = the largest of the admissible inputs.
 
@@ -17,28 +17,25 @@ Here on the 24-pancake, the paper's second Table 3 domain:
      and how often the floor h_ad is what IDA* actually uses;
   5. the committed full-scale result, if there is one.
 
-The PDBs. The networks read the paper's ten PDBs (partitions A and B, 5-5-5-5-4 pancakes each; `la.pdb.sets`).
-They are read from the PDB cache (`la.pdb.store`: --pdb-dir, else $LA_PDB_DIR, else ~/.cache/la/pdb) and built
-there on first use, once: `python -m la.pdb build --domain 24-pancake` took 21 s on a quiet 2-core machine (35 s
-measured while other experiments ran), 147 MB at its peak. That is short enough to use the real domain, its 14
-inputs and this project's 24-pancake test stacks (`la.data.pancake50_24`), rather than a smaller pancake with
-toy PDBs of its own, as tutorial 12 had to do for the 24-puzzle.
+The PDBs. The networks read the paper's ten PDBs (partitions A and B, 5-5-5-5-4 pancakes each; `la.pdb.sets`), read
+from the PDB cache (`la.pdb.store`) and built there on first use, once: the first line says which, and how long it
+took (`python -m la.pdb build --domain 24-pancake` builds them ahead).
 
-Scale. The paper trains for NumIter = 75 iterations with t_max = 300 s per task (81.5 M nodes at the authors' rate,
-`la.experiments.domains.DOMAINS`) and tests on 50 stacks, 5 runs over. Here both networks train for 16 iterations with
-500,000 nodes per task (under 2 s of the authors' C#), in about a minute and a half, and are tested once on the 10
-cheapest of the 50 test stacks (optimal costs 21-23; the 50 average 22.94) within 2 M nodes each. Part 2 prints every
-reduction (`la.experiments.suboptimality_table.reductions`). None of this is the paper's protocol; that is `python -m
+Scale. The paper trains for NumIter = 75 iterations with t_max = 300 s per task and tests on 50 stacks, 5 runs
+over. Here both networks train for 16 iterations with a far smaller budget per task, one line per iteration, and
+are tested once on the 10 cheapest of the 50 test stacks, with a small budget each. Part 2 prints every reduction
+(`la.experiments.suboptimality_table.reductions`). None of this is the paper's protocol; that is `python -m
 la.experiments.suboptimality --domain 24-pancake --full` (and --paper for its 5 runs).
 
-What to expect at this scale. The gap heuristic wins outright, as it does in the paper's Table 3 (48,600 nodes
-per task there against 54 M at α = 0.9): on pancakes it is almost exact. Among the learned rows the paper's
-trend can show even here: the larger α, the more plans optimal and the more nodes (so more tasks left unsolved
-within a small budget), and the single-output network, trained on its own suboptimal plans, more suboptimal
-than the α rows. With one short run it shows roughly, not row by row; part 3 prints what held this time.
+What will and will not show at this scale. The gap heuristic is admissible and almost exact on pancakes: it solves
+every stack optimally with few nodes, as in the paper's Table 3 (printed beside ours). Among the learned rows the
+paper's trend can show even here: the larger α, the more plans optimal and the more nodes (so more stacks left
+unsolved within a small budget), and the single-output network, trained on its own suboptimal plans, more
+suboptimal than the α rows; a learned row can need fewer nodes than gap only by giving up optimality. With one short
+run it shows roughly, not row by row, and the rows may leave different stacks unsolved, so few stacks, or none, may
+be solved by every row; part 3 prints what held this time.
 
-Run from the repository root:  python tutorials/13_the_method_on_pancakes.py   (about 2 minutes on 2 cores,
-measured while other experiments shared them; add half a minute the first time, to build the PDBs)
+Run from the repository root:  python tutorials/14_the_method_on_pancakes.py
 """
 import sys
 import time
@@ -67,7 +64,7 @@ from la.experiments.suboptimality_table import format_table, reductions, summari
 from la.features.encodings import for_domain  # noqa: E402
 from la.heuristics.classical import Gap  # noqa: E402
 from la.heuristics.pdb import PDBHeuristic  # noqa: E402
-from la.learn import learn_heuristic_prac  # noqa: E402
+from la.experiments.runs.training import train  # noqa: E402
 from la.pdb import sets, store  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
 from la.search.shallowest import ENGINES  # noqa: E402
@@ -84,18 +81,23 @@ pancake = make_domain(DOMAIN)
 # A location-based PDB of a pattern, say pancakes {0,...,4}, knows where those five pancakes are and nothing else,
 # and stores the fewest flips that bring them home, counting only the flips that take one of them off the top
 # (`la.pdb.pancake`). Every flip takes exactly one pancake off the top, so the PDBs of a partition of the 24
-# pancakes count each flip at most once and add up to a lower bound (Yang et al. 2008). The paper's inputs (the
-# authors' MultHeuristic24.cs and Features.cs): the ten PDBs of two partitions A and B, the two sums, each divided
-# by the largest value it can take, then whether the middle pancake is in place and the largest pancake out of
-# place. The first twelve are admissible, and h_ad is their maximum: the larger of the two partition sums.
+# pancakes count each flip at most once and add up to a lower bound (Yang et al. 2008). The paper's inputs: the ten
+# PDBs of two partitions A and B, the two sums, each divided by the largest value it can take, then the middle
+# pancake and the largest pancake out of place. The paper's middle-pancake feature says "out of place"; the authors'
+# code (their repository, `HeuristicSearch/PancakePuzzle/Representations/Features.cs`) sets it to 1 when the pancake
+# is IN place, and `la` follows the code. The first twelve are admissible, and h_ad is their maximum: the larger of
+# the two partition sums.
 patterns = [p for group in sets.partitions(DOMAIN).values() for p in group]
 missing = [p for p in patterns if not all(path.exists() for path in store.paths(sets.abstraction(DOMAIN, p)))]
 loading = time.perf_counter()
-# Loads the ten PDBs from the cache, building the missing ones there first (a progress line each on stderr).
-features = for_domain(pancake, progress=BuildProgress())
+features = for_domain(pancake, progress=BuildProgress())        # a progress line on stderr for each PDB built
 print(f"the {DOMAIN}'s {len(patterns)} PDBs: {len(patterns) - len(missing)} read from the PDB cache, "
       f"{len(missing)} built into it, in {time.perf_counter() - loading:.1f} s")
 tasks = {i.id: i for i in table3.TEST_SETS[DOMAIN]()}
+easiest = [tasks[i].optimal for i in table3.easiest(DOMAIN, TEST_TASKS)]
+print(f"the {len(tasks)} test stacks: optimal costs {min(t.optimal for t in tasks.values())}-"
+      f"{max(t.optimal for t in tasks.values())}, mean {np.mean([t.optimal for t in tasks.values()]):.2f}; the "
+      f"{TEST_TASKS} cheapest, tested in part 3: {min(easiest)}-{max(easiest)}")
 example = tasks[1]
 x = features(example.state[None])[0]
 h_arr = features.h_arr(example.state[None])[0]
@@ -112,9 +114,8 @@ gap = Gap(pancake)
 print(f"  h_ad = max of the 12 admissible inputs = {h_ad};  the gap heuristic {gap(example.state[None])[0]};  "
       f"h* = {example.optimal}")
 
-# All 50 test stacks, solved optimally by IDA* with the gap heuristic (admissible, so its plans are optimal; well
-# under a second), give 1,147 states along optimal plans, each with its exact cost to the goal h*
-# (la.rivals.calibration).
+# All 50 test stacks, solved optimally by IDA* with the gap heuristic (admissible, so its plans are optimal), give
+# the states along optimal plans, each with its exact cost to the goal h* (la.rivals.calibration).
 states, h_star = calibration_states(DOMAIN)
 h_ad_all, gap_all = features.admissible(states), gap(states)
 short = np.bincount(h_star - h_ad_all)
@@ -132,14 +133,14 @@ print(f"IDA* on stack #{example.id} with h_ad alone: {'solved' if alone.solved e
 # under y^α then? Because it never costs admissibility: h_ad <= h* on every state, so whenever y^α <= h*, also
 # max(y^α, h_ad) <= h*; the floor changes h only where y^α lies below a bound that is certainly safe, and there it
 # saves nodes for free. P(max(y^α, h_ad) <= h*) = P(y^α <= h*) = α for a calibrated y^α (paper §5: "when planning
-# we now use max(y^α, h^ad)"). The rounding is the authors' (`NNBayesHeuristic.H`, Math.Round): IDA*'s bounds are
-# integers, and round(y^α) <= h* whenever y^α <= h*, so it never costs admissibility either. Part 4 counts how
-# often the floor is the larger of the two for the trained network.
+# we now use max(y^α, h^ad)"). The rounding is the authors' code's (C#'s Math.Round, half to even): IDA*'s bounds
+# are integers, and round(y^α) <= h* whenever y^α <= h*, so it never costs admissibility either. Part 4 counts
+# how often the floor is the larger of the two for the trained network.
 
 # --- 2. LearnHeuristicPrac on the 24-pancake, shortened ---------------------------------------------------------
-# The domain's settings (la.experiments.domains.DOMAINS: 8 hidden units, no dropout, MaxSteps 5,000), with fewer
-# iterations and a far smaller node budget per training task; everything else, the WUNN's training included, is the
-# paper's.
+# The domain's settings (la.experiments.domains.DOMAINS: 8 hidden units, no dropout, the paper's MaxSteps), with
+# fewer iterations and a far smaller node budget per training task; everything else, the WUNN's training included,
+# is the paper's.
 full = table3.full(DOMAIN)
 shorter = dict(num_iter=16, node_limit=500_000)
 cfg = replace(full, learn=replace(full.learn, **shorter), learn_mean=replace(full.learn_mean, **shorter),
@@ -149,14 +150,14 @@ print(f"\nsmaller than the paper's protocol ({DOMAINS[DOMAIN].t_max:.0f} s per t
       f"{DOMAINS[DOMAIN].node_limit:,} nodes at the authors' rate): " + "; ".join(reductions(cfg, full)))
 learners = {}
 for which, learn_cfg, seed in (("alpha", cfg.learn, SEED), ("mean", cfg.learn_mean, [SEED, 1])):
+    print(f"training the {'two-output' if which == 'alpha' else 'single-output'} network:")
     started = time.perf_counter()
-    learners[which] = learner = learn_heuristic_prac(pancake, learn_cfg, np.random.default_rng(seed), features)
+    learners[which] = learner = train(pancake, learn_cfg, np.random.default_rng(seed), features, progress=print)
     last = learner.log[-1]
-    print(f"trained the {'two-output' if which == 'alpha' else 'single-output'} network in "
-          f"{time.perf_counter() - started:.0f} s: {100 * learner.solved_fraction():.0f} % of its training tasks "
+    print(f"  {time.perf_counter() - started:.0f} s: {100 * learner.solved_fraction():.0f} % of its training tasks "
           f"solved, labels up to {learner.buffer.labels().max()}, the last iteration's tasks "
-          f"{np.mean([t['steps'] for t in last['tasks']]):.0f} steps long"
-          + ("" if last["alpha"] is None else f", α ended at {last['alpha']}"))
+          f"{np.mean([t['steps'] for t in last['tasks']]):.0f} moves long"
+          + (", planning with the mean (no α)" if last["alpha"] is None else f", α at the end {last['alpha']}"))
 
 # --- 3. Table 3's pancake rows at tutorial scale --------------------------------------------------------------
 # At test time σ_t = σ_a, without the training-time quantile rule (paper §5): `test_heuristic(alpha)`, floored at
@@ -164,6 +165,7 @@ for which, learn_cfg, seed in (("alpha", cfg.learn, SEED), ("mean", cfg.learn_me
 heuristics = {cfg.baseline_row: gap, "N/A": learners["mean"].test_heuristic()}
 heuristics.update({str(a): learners["alpha"].test_heuristic(a) for a in cfg.alphas})
 chosen = [tasks[i] for i in cfg.instances]
+print(f"\ntesting {len(heuristics)} rows on {len(chosen)} stacks, {TEST_BUDGET:,} nodes each")
 tests = []
 for row in cfg.rows():
     records = []
@@ -174,6 +176,7 @@ for row in cfg.rows():
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
                         "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
     tests.append({"row": row, "records": records, **summarize(records)})
+    print(f"  row {row:>4}: {tests[-1]['tasks'] - tests[-1]['unsolved']}/{len(chosen)} solved")
 rows = table(cfg, tests, table3.PAPER[DOMAIN])
 print(f"\nTable 3, 24-pancake, at tutorial scale: the {TEST_TASKS} cheapest test stacks, {TEST_BUDGET:,} nodes each, "
       f"one run; columns over each row's solved tasks. The paper's: 50 stacks, full training, 5 runs, C# seconds")
@@ -181,19 +184,28 @@ print(format_table(rows, table3.BOOT[DOMAIN]))
 by_row = {r["row"]: r for r in rows}
 learned = [str(a) for a in cfg.alphas]                                 # largest α first
 common = {row: by_row[row]["common"] for row in cfg.rows()}           # on the tasks every row solved
-print(f"\nwhat showed, on the {common['Gap']['tasks']} stacks every row solved:")
-print(f"  gap needed fewer nodes than every learned row: "
-      f"{all(common['Gap']['generated'] < common[r]['generated'] for r in learned + ['N/A'])}")
-print(f"  α = {learned[0]} against {learned[-1]}: {common[learned[0]]['subopt']:.2f} % against "
-      f"{common[learned[-1]]['subopt']:.2f} % suboptimal, {common[learned[0]]['optimal']:.0f} % against "
-      f"{common[learned[-1]]['optimal']:.0f} % optimal; unsolved within the budget (of all {TEST_TASKS}): "
-      f"{sum(by_row[learned[0]]['unsolved'])} against {sum(by_row[learned[-1]]['unsolved'])}")
-subopts = [common[r]["subopt"] for r in learned]
-print(f"  suboptimality rises row by row as α falls: {all(a <= b for a, b in zip(subopts, subopts[1:]))}")
-print(f"  N/A: {common['N/A']['subopt']:.2f} % suboptimal, the best α row {min(subopts):.2f} %")
+n_common = common["Gap"]["tasks"]
+print(f"\nwhat showed, on the {n_common} stacks every row solved:")
+if n_common == 0:
+    # Each row's averages cover its own solved stacks; to compare rows on the same stacks, every row must have
+    # solved them, and a small budget with a young network can leave each row a different stack unsolved.
+    print("  none: every stack was left unsolved by some row within the budget, so the rows cannot be compared "
+          "on the same stacks (the first table compares each row's own solved stacks)")
+else:
+    fewer = {r: common["Gap"]["generated"] < common[r]["generated"] for r in learned + ["N/A"]}
+    print(f"  gap needed fewer nodes than every learned row: {all(fewer.values())}; fewer than every optimal one: "
+          f"{all(fewer[r] for r in fewer if common[r]['optimal'] == 100)}")
+    print(f"  α = {learned[0]} against {learned[-1]}: {common[learned[0]]['subopt']:.2f} % against "
+          f"{common[learned[-1]]['subopt']:.2f} % suboptimal, {common[learned[0]]['optimal']:.0f} % against "
+          f"{common[learned[-1]]['optimal']:.0f} % optimal")
+    subopts = [common[r]["subopt"] for r in learned]
+    print(f"  suboptimality rises row by row as α falls: {all(a <= b for a, b in zip(subopts, subopts[1:]))}")
+    print(f"  N/A: {common['N/A']['subopt']:.2f} % suboptimal, the best α row {min(subopts):.2f} %")
+print(f"  unsolved within the budget (of all {TEST_TASKS}): α = {learned[0]} {sum(by_row[learned[0]]['unsolved'])}, "
+      f"α = {learned[-1]} {sum(by_row[learned[-1]]['unsolved'])}")
 
 # --- 4. Calibration against exact costs, and the floor ----------------------------------------------------------
-# On the same 1,147 states as in part 1: for each α the share with y^α <= h* (a calibrated y^α puts it at α), the
+# On the same states as in part 1: for each α the share with y^α <= h* (a calibrated y^α puts it at α), the
 # share with the integer h = max(round(y^α), h_ad) <= h* (at least as large: rounding and the floor never break
 # admissibility, and can restore it), and the share on which the floor binds, h_ad > round(y^α).
 heuristic_for = learners["alpha"].test_heuristic
@@ -209,10 +221,7 @@ for c in checked:
 mean_h = learners["mean"].test_heuristic()
 print(f"the single-output network: h = max(round(μ), h_ad) <= h* on {np.mean(mean_h(states) <= h_star):.2f} of them")
 
-# --- 5. The paper's values, and the committed full-scale run ----------------------------------------------------
-# The paper's Table 3 values are printed beside ours above (`table3.PAPER`; its Boot row is quoted, not run). A
-# full-scale run, once adopted with `python -m la.plots --table3 ... --copy`, is committed as
-# figures/table3_24-pancake.json.
+# --- 5. The committed full-scale run (`python -m la.plots --table3 ... --copy` adopts one) ----------------------
 record = FIGURES / f"table3_{DOMAIN}.json"                        # committed results, read only
 if record.exists():
     committed = read_record(record, "suboptimality")
@@ -223,16 +232,8 @@ else:
           f"`python -m la.experiments.suboptimality --domain {DOMAIN} --full` makes one")
 
 # --- The figure: what the network learnt, and how calibrated it is -------------------------------------------
-fig, axes = plt.subplots(1, 3, figsize=(16, 4.2))
-for which, color, label in (("alpha", "C0", "two outputs, y^α"), ("mean", "C3", "one output, mean")):
-    log = learners[which].log
-    it = [e["iteration"] for e in log]
-    axes[0].plot(it, [np.mean([t["steps"] for t in e["tasks"]]) for e in log], "o-", color=color, ms=4,
-                 label=f"{label}: GenerateTaskPrac steps")
-    axes[0].plot(it, [e["solved"] for e in log], "x:", color=color, label=f"{label}: tasks solved (of 10)")
-axes[0].set(xlabel="iteration", title=f"training, {cfg.learn.num_iter} iterations, {cfg.learn.node_limit:,} "
-                                      f"nodes per task")
-axes[0].legend(fontsize=7)
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+axes = [None, *axes]                                  # the training curves are printed, one line per iteration
 alphas = [c["alpha"] for c in checked]
 axes[1].plot([0, 1], [0, 1], "k:", label="calibrated: fraction = α")
 axes[1].plot(alphas, [c["y_alpha_below_h_star"] for c in checked], "o-", label="y^α <= h*")
@@ -257,14 +258,15 @@ out = tutorial_figure_path(__file__)                          # figures/tutorial
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 
-# --- the point, loosely -----------------------------------------------------------------------------------------
+# --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 # Every plan found above was replayed to the goal (check_plan) before it was counted.
+assert (h_ad_all <= h_star).all() and (gap_all <= h_star).all(), "h_ad and gap never overestimate"
+assert not alone.solved and with_gap.solved, "h_ad alone is too weak to plan with; gap is not"
 assert by_row["Gap"]["unsolved"] == [0] and by_row["Gap"]["optimal"] == 100, "gap is admissible: always optimal"
+assert n_common == 0 or all(fewer[r] for r in fewer if common[r]["optimal"] == 100), \
+    "a learned row needs fewer nodes than gap only by giving up optimality"
 below = [c["y_alpha_below_h_star"] for c in checked]
-assert all(a <= b for a, b in zip(below, below[1:])) and below[-1] > 0.5 > below[0], \
-    "the larger α, the more states with y^α <= h*: most at α = 0.99, few at α = 0.05"
+assert all(a <= b for a, b in zip(below, below[1:])), "the larger α, the more states with y^α <= h*"
 assert all(c["h_admissible"] >= c["y_alpha_below_h_star"] for c in checked), \
     "rounding and the admissible floor never turn an underestimate into an overestimate"
 assert max(binds.values()) > 0, "somewhere the floor should lift the network's estimate"
-assert by_row["N/A"]["subopt"] > min(by_row[r]["subopt"] for r in learned if by_row[r]["subopt"] is not None), \
-    "the single-output network should be more suboptimal than the best α row"
