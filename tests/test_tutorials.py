@@ -2,7 +2,9 @@
 `la.plots.style.tutorial_figure_path` into the ignored figures/tutorials/, so that reading them leaves a clean
 checkout clean; each naming itself by its number, checking its claims at the end, the main path (00-12) ending with
 exercises. One short tutorial runs in the default tier; the slow tier runs every other one from start to finish,
-with its own assertions, and the pancake tutorial on an outcome its scale allows but its usual run does not show."""
+with its own assertions, the pancake tutorial on an outcome its scale allows but its usual run does not show, and
+every tutorial on other machines' numerics."""
+import platform
 import re
 import shutil
 import subprocess
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from la.plots.style import tutorial_figure_path
+from tests.test_numerics import STAND_INS, environment, flags
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = sorted((ROOT / "tutorials").glob("[0-9][0-9]_*.py"))
@@ -135,3 +138,21 @@ def test_the_pancake_tutorial_says_so_when_no_stack_is_solved_by_every_row(tmp_p
         tutorial_figure_path(script).unlink(missing_ok=True)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     assert "on the 0 stacks every row solved:\n  none:" in out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", list(STAND_INS))
+@pytest.mark.parametrize("tutorial", TUTORIALS, ids=IDS)
+def test_tutorial_runs_to_the_end_on_another_machines_numerics(tutorial, kernel):
+    """With la's fixed numerics turned off (LA_NATIVE_NUMERICS=1) and another machine's BLAS kernel or SIMD paths
+    forced (the stand-ins of tests/test_numerics.py), the networks train to other numbers: each tutorial must still
+    run to its end, saying what happened where its outcome changes (on ARM or with MKL a reader gets such numbers)."""
+    if not {"avx2", "fma"} <= flags() or platform.machine() != "x86_64":
+        pytest.skip("the stand-in kernels are x86-64 ones")
+    env = environment(LA_NATIVE_NUMERICS="1", **STAND_INS[kernel])
+    try:
+        out = subprocess.run([sys.executable, str(tutorial)], cwd=ROOT, env=env, capture_output=True, text=True,
+                             timeout=900)
+    finally:
+        tutorial_figure_path(tutorial).unlink(missing_ok=True)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
