@@ -49,7 +49,7 @@ from la.domains.walk import random_walk
 from la.experiments import confidence_table as tables
 from la.experiments.confidence_config import BLOCKS, CONFIGS, QUICK, SIGMA_NETWORKS, noise_of
 from la.experiments.confidence_search import classical_heuristic, search_specs, search_unit, sigma_signal
-from la.experiments.runs.cli import COUNT_MAX, Parser, count, names, node_limit, out_folder, run
+from la.experiments.runs.cli import COUNT_MAX, Parser, count, names, node_limit, pdb_folder, run
 from la.experiments.runs.folder import ROOT, prepare, provenance
 from la.experiments.runs.network import save_network
 from la.experiments.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
@@ -218,7 +218,7 @@ def parse_args(argv):
                         help="the hard block's nodes per test task and row; adds the hard block (measure one with "
                              "python -m la.experiments.confidence_pilot)")
     add_run_options(parser, "results/confidence-<domain>, or results/confidence-<domain>-quick", order=False)
-    parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
+    parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
                         help="where pattern databases are cached, for the PDB features and heuristics (default: "
                              "$LA_PDB_DIR, else ~/.cache/la/pdb); missing ones are built there first")
     return parser.parse_args(argv)

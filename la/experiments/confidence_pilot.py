@@ -30,7 +30,7 @@ from la.domains.uniform import uniform_states
 from la.experiments.confidence import network_unit, teacher_unit
 from la.experiments.confidence_config import CONFIGS, QUICK, Row
 from la.experiments.confidence_search import classical_heuristic, search, searcher
-from la.experiments.runs.cli import COUNT_MAX, Parser, integer, node_limit, out_folder, run
+from la.experiments.runs.cli import COUNT_MAX, Parser, integer, node_limit, pdb_folder, run
 from la.experiments.runs.folder import ROOT, prepare, provenance
 from la.experiments.runs.runner import add_run_options, run_units, unit_progress, unit_rng
 from la.experiments.runs.trained import encoding_for
@@ -134,7 +134,7 @@ def parse_args(argv):
                         help="generated nodes per pilot task and row at most (default: 10 times the domain's "
                              "node_limit)")
     add_run_options(parser, "results/confidence-pilot-<domain>", order=False, jobs="searches run in parallel")
-    parser.add_argument("--pdb-dir", type=out_folder, metavar="DIR",
+    parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
                         help="where pattern databases are cached (default: $LA_PDB_DIR, else ~/.cache/la/pdb)")
     return parser.parse_args(argv)
 
