@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import la.plots.__main__ as plots
+from tests.test_numerics import untimed     # a record without its command, commit and timings
 from la.experiments import confidence, confidence_pilot
 from la.experiments.confidence_config import (CLASSIFIERS, PAPER_TABLE2, PAPER_TABLE3, QUICK, SIGMA_NETWORKS, Row,
                                               table3_row)
@@ -25,16 +26,6 @@ from la.plots import confidence as plots_confidence
 
 ROOT = Path(__file__).resolve().parents[1]
 CFG = QUICK["15-puzzle"]
-UNTIMED = ("command", "commit", "resumed", "time", "machine")         # and every "...seconds...": a run's timings
-
-
-def untimed(value):
-    """A results record without what changes from run to run by itself: the command, the commit, every timing."""
-    if isinstance(value, dict):
-        return {k: untimed(v) for k, v in value.items() if k not in UNTIMED and "second" not in k}
-    if isinstance(value, list):
-        return [untimed(v) for v in value]
-    return value
 
 
 def saved_arrays(out: Path) -> dict:
