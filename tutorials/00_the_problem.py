@@ -3,7 +3,7 @@
 A planner such as IDA* looks for a cheapest plan from a start state to the goal, guided by a heuristic h(s): an
 estimate of h*(s), the cost of the cheapest plan from s to the goal. If h never overestimates, h(s) <= h*(s) for
 every state s, it is *admissible*, and the first plan IDA* finds is optimal (tutorial 02). Strong admissible
-heuristics take expert knowledge or much memory (tutorial 12's pattern databases), so Marom & Rosman (ICAPS 2020)
+heuristics take expert knowledge or much memory (tutorial 13's pattern databases), so Marom & Rosman (ICAPS 2020)
 learn one with a neural network instead. Two things stand in the way (paper §1–§2):
 
   * Where do the training costs come from? One would like to learn from optimal plans, but finding those is the
@@ -14,10 +14,15 @@ learn one with a neural network instead. Two things stand in the way (paper §1�
     overestimated state on an optimal plan can be enough for IDA* to return a longer plan.
 
 The paper's answer: let the network predict a distribution of the cost-to-goal, y | s ~ N(μ(s), σ(s)²), and
-plan with its α-quantile y^α = μ − σ·Φ⁻¹(α), a value that lies below y with probability α. A heuristic is *likely
-admissible* (Ernandes & Gori 2004; paper §2) with probability α when
+plan with its α-quantile y^α = μ − σ·Φ⁻¹(α), a value that lies below y with probability α (Φ⁻¹ is the inverse
+of Φ, the standard normal distribution function: y^0.95 lies Φ⁻¹(0.95) = 1.645 standard deviations below the mean;
+which σ the paper uses is tutorial 06's subject). A heuristic is *likely admissible* (Ernandes & Gori 2004; paper
+§2) with probability α when
 
     P(h(s) <= h*(s)) >= α      for every state s          (the paper writes "= α")
+
+Use ">= α": a heuristic admissible on a state more often than α asks is no worse for it, and the guarantee below
+needs only "at least α".
 
 What it buys (paper §2, after Ernandes & Gori): only overestimates of states ON an optimal plan π* can stop IDA*
 from returning an optimal plan (if every state of one optimal plan has h <= h*, IDA*'s bound never passes the
@@ -131,8 +136,9 @@ for name, h in (("MD", md), (f"{WEIGHT}·MD", Weighted(md, WEIGHT))):
 # They learn by minimising the average over the records of (μ − y)²/(2σ_a²) + ln σ_a, the paper's Eq. (1): the
 # first term pays for errors, less where σ_a is large; the second pays for a large σ_a. So σ_a grows where the
 # labels scatter and shrinks where they do not (tutorial 04 derives it). As in the authors' code, the networks learn
-# y/10, which keeps their outputs near 1; we multiply by 10 to read moves. (Adam, the optimiser of tutorial 03, at
-# the learning rate 0.003 rather than the paper's 0.001, so that it takes seconds.)
+# y/10: their outputs stay near 1, and σ_a's clipped range (tutorial 04) then spans a fraction of a move to over a
+# dozen moves; we multiply by 10 to read moves. (Adam, the optimiser of tutorial 03, at the learning rate 0.003
+# rather than the paper's 0.001, so that it takes seconds.)
 starts = states[rng.choice(len(states), TRAIN_TASKS, replace=False)]
 plans = [ida_star(eight, Weighted(md, WEIGHT), s).plan for s in starts]
 train_states = np.concatenate(plans)
@@ -281,8 +287,8 @@ assert part2[f"{WEIGHT}·MD"][0] < 1 and part2[f"{WEIGHT}·MD"][1] < part2["MD"]
 assert np.mean(np.rint(mu[SUB]) > h_star) > np.mean(np.rint(mu[OPT]) > h_star) > 0.1, \
     "learning from suboptimal plans should overestimate more often; even exact costs give a mean that overestimates"
 assert np.mean(mu[SUB] - h_star) > np.mean(mu[OPT] - h_star) + 0.5, "... and by more"
-assert calibration[SUB][at] < ALPHA - 0.1 and calibration[OPT][at] > ALPHA - 0.1, \
-    "suboptimal labels should break calibration at the large α, exact ones not"
+assert calibration[SUB][at] < ALPHA - 0.05 < calibration[OPT][at], \
+    "suboptimal labels should break calibration at the large α, exact ones not"   # seen: 0.77-0.85 against 0.97
 assert all((optimal | ~along).all() for optimal, along in outcomes.values()), "admissible along π* means optimal"
 assert all(outcomes[name, ALPHA][0].mean() > outcomes[name, None][0].mean() for name in nets), \
     "planning with y^α should give more optimal plans than the mean"

@@ -50,9 +50,10 @@ for domain in (puzzle, pancakes, blocks):
     print(domain.format(state), end="\n\n")
 
 # --- 2. Moves on a batch ---------------------------------------------------------------------------------
-# `successors` lists every legal move of every state in one call: `parent[i]` says which state move i
-# belongs to. A move's code also tells which move undoes it, so a search can skip the move straight back
-# to the parent (parent pruning), the cheapest and most important trick in IDA*.
+# `expand` lists every legal move of every state in one call, as (parent, move, children): `parent[i]` says which
+# state child i comes from, `move[i]` which move made it. A move's code also tells which move undoes it, so a
+# search can skip the move straight back to the parent (parent pruning), the cheapest and most important trick in
+# IDA*.
 batch = random_walk(puzzle, 20, rng, n=4)
 parent, move, children = puzzle.expand(batch)
 print(f"4 states have {len(parent)} children; moves per state: {np.bincount(parent).tolist()}")
@@ -83,8 +84,11 @@ print(f"children of {BATCH:,} states in one call: {batched * 1e6:.2f} µs per st
 
 # --- 3. A walk back from the goal ------------------------------------------------------------------------
 # Training tasks in the paper's baseline (and every test set) are made by walking k random steps back from
-# the goal, never undoing the previous step. All domains here are reversible, so predecessors (E_rev in the
-# paper) are just successors.
+# the goal, never undoing the previous step. A step back needs the paper's undo-effect function
+#     E_undo(s') = {s : some legal move o of s has E(s, o) = s'},   E(s, o) = the state move o leads to from s:
+# the states one move BEFORE s'. All domains here are reversible (every move can be undone, section 2), so
+# E_undo(s') = E_rev(s') = {E(s', o) : o a legal move of s'}: a state's predecessors are its successors, and
+# `expand` gives both.
 eight = make_domain("8-puzzle")
 trace = random_walk(eight, 6, rng, trace=True)
 boards = [eight.format(t[0]).split("\n") for t in trace]

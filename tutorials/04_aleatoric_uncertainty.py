@@ -18,10 +18,13 @@ is called heteroscedastic, and part 2 checks that the network recovers one we ch
 Why it matters: the likely-admissible heuristic of the paper plans with a quantile, not the mean,
     y^α = μ − σ_t·Φ⁻¹(α),   σ_t = σ_a at test time (paper §5),
 which underestimates the cost-to-goal with probability α (Φ⁻¹ is the standard normal's inverse distribution
-function: Φ⁻¹(0.95) = 1.645, so y^0.95 lies 1.645 σ_t below the mean). That only holds everywhere if σ_a is right
-everywhere: part 3 shows that a single noise level for all x gets the α right on average but wrong locally.
-(The authors train this network on y/10 so that σ_a's clip range, printed first, covers a fraction of a move to
-13 moves, and use 2.5 % dropout on its hidden layer; `FFNN` draws each dropout mask from the rng it was built
+function: Φ⁻¹(0.95) = 1.645, so y^0.95 lies 1.645 σ_t below the mean). σ_t is the total spread, σ_a combined
+with the epistemic spread σ_e of tutorial 05 (the paper's Eq. (3): σ_t² = σ_a² + σ_e²; tutorial 06 says which is
+used when). At test time the probability α holds in every region only if σ_a is right everywhere: part 3 shows
+that a single noise level for all x gets the α right on average but wrong locally. (The authors train this network
+on y/10 so that σ_a's clip range, printed first, covers a fraction of a move to 13 moves, and use 2.5 % dropout on
+its hidden layer: at each training step every hidden unit is set to zero with probability 2.5 % and the others are
+scaled up by 1/0.975; when predicting, none is dropped. `FFNN` draws each dropout mask from the rng it was built
 with.)
 
 Run from the repository root:  python tutorials/04_aleatoric_uncertainty.py

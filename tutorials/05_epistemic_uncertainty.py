@@ -7,10 +7,16 @@ N(μ, σ²) over every weight instead of a single value. Sampling weights and lo
 moves gives σ_e: the standard deviation of ŷ(x) over K sampled networks (paper §2; we report the standard
 deviation, as the authors' code does, where the paper writes the variance σ_e²).
 
-The WUNN is trained with Eq. (2):   β·KL(q(w) ‖ prior) − E_q[log P(D | w)].
+The WUNN is trained with Eq. (2):   β·KL(q(w) ‖ prior) − E_q[log P(D | w)], where
+    q(w)                the Gaussians over the weights w that training adjusts: per weight a mean μ and a σ, kept as
+                        ρ with σ = softplus(ρ) = ln(1 + e^ρ), so that any real ρ gives σ > 0 (μ_W, ρ_W in part 3);
+    KL(q ‖ prior)       the Kullback–Leibler divergence: how far q lies from the prior, 0 when they are equal;
+    E_q[log P(D | w)]   the log-likelihood of the data D, averaged over weights w drawn from q; each training step
+                        estimates it from S = 5 sampled outputs per minibatch row (paper §5; part 3 shows how).
 The likelihood term pulls weights that the data touches towards values that fit, with small σ. The KL term
-pulls every weight back towards the broad prior N(0, 10). A weight that no training input ever uses feels only
-the KL term, so its σ drifts up towards √10: the network becomes unsure exactly where it has seen nothing.
+pulls every weight back towards the broad prior N(0, 10), variance 10. A weight that no training input ever uses
+feels only the KL term, so its σ drifts up towards √10: the network becomes unsure exactly where it has seen
+nothing.
 
 Why this matters for the paper. GenerateTaskPrac (paper §4; tutorial 09) builds a training task by walking
 backwards from the goal, choosing each step by a softmax over the σ_e of the candidate states, and stopping at the
@@ -24,10 +30,12 @@ What β does. β weighs the prior against the data. Eq. (2) as written sums the 
 authors' code takes its mean over the examples instead (their repository OfirMarom/LearnHeuristicWithUncertaintly,
 `HeuristicSearch/NNs/NNBayes.cs`), and `la` follows it, so adding data does not by itself shrink σ_e on the data: β
 alone sets how far it can fall. LearnHeuristicPrac trains the WUNN until σ_e² < κε on every training record, with
-κ = 0.64, that is σ_e < √(κε) = 0.8 (a margin below ε, tutorial 08 says why). With β large the prior wins and σ_e
-stays above 0.8 even where there is data; the paper starts at β0 = 0.05 and multiplies β by a factor γ < 1 whenever
-training cannot get below 0.8, down to 1e-5 after the last iteration. We will see both effects: σ_e falls where data
-arrives, and falls as β shrinks.
+κ = 0.64 (a margin below ε, tutorial 08 says why): the paper's test, on the variance. `la`, with σ_e a standard
+deviation, tests σ_e < √(κε) = 0.8, which is the same test. With β large the prior wins and σ_e stays above 0.8
+even where there is data; the paper starts at β0 = 0.05 and multiplies β by γ = (β_NumIter/β0)^(1/NumIter) < 1,
+β_NumIter = 1e-5, whenever training cannot get below 0.8 (tutorial 08 prints γ). NumIter decays would bring β to
+β_NumIter, but at most NumIter − 2 can happen (tutorial 10 says why), so β never quite gets there. We will see both
+effects: σ_e falls where data arrives, and falls as β shrinks.
 
 Sampled weights, or sampled pre-activations (part 3). Training needs the gradient of E_q[log P(D | w)], an average
 over weights drawn from the WUNN's Gaussians. Drawing one set of weights per minibatch step (the paper's §2) makes
@@ -94,7 +102,7 @@ def raw(x):
 
 
 def train(net, opt, encode, x, y, beta, rng):
-    """STEPS minibatch steps of Eq. (2), S = 5 noise samples per step."""
+    """STEPS minibatch steps of Eq. (2), each estimating E_q from cfg.S = 5 sampled outputs per minibatch row."""
     X = encode(x)
     for _ in range(STEPS):
         batch = rng.choice(len(x), BATCH, replace=False)
@@ -157,8 +165,9 @@ print(f"sampled sigma_e (K = {K_CHECK}) vs closed form at stage C: median relati
 #   shared:  one weight matrix W ~ N(μ_W, σ_W²) for the whole minibatch, z = a·W + b (Eq. 2's sampling, paper §2);
 #   per row: a weight matrix of its own for every row: the same distribution per row, B times the random numbers;
 #   LRT:     z = m + √v·ξ with one ξ per row and unit (`la.nn.wunn.lrt_forward`: what the WUNN does).
-# The loss is L = (1/B) Σ_rows ½ |z − t|² for fixed targets t; each draw gives a gradient of it for μ_W and ρ_W,
-# all three estimators of the same expected gradient. The smaller their variance, the less noisy each step.
+# The loss is L = (1/B) Σ_rows ½ |z − t|² for fixed targets t; each draw gives a gradient of it for μ_W and ρ_W
+# (the weights' means and ρ's, σ_W = softplus(ρ_W)), all three estimators of the same expected gradient. The
+# smaller their variance, the less noisy each step.
 R, N_IN, N_OUT = 2000, 20, 20
 lrng = np.random.default_rng([SEED, 3])
 a = np.maximum(lrng.standard_normal((LRT_BATCH, N_IN)), 0)                    # (B, n_in)
@@ -178,7 +187,8 @@ for chunk in range(0, R, 100):                                                 #
     zc = np.einsum("bi,rbij->rbj", a, W_mu + sigma_W * eps_b) + b_mu + sigma_b * lrng.standard_normal(
         (100, LRT_BATCH, N_OUT))
     dW_b = a[None, :, :, None] * ((zc - t) / LRT_BATCH)[:, :, None, :]         # (r, B, n_in, n_out)
-    z_rows.append(zc), dmu_rows.append(dW_b.sum(axis=1))
+    z_rows.append(zc)
+    dmu_rows.append(dW_b.sum(axis=1))
     drho_rows.append((dW_b * eps_b).sum(axis=1) * softplus_grad(W_rho))
 draws["per row"] = np.concatenate(z_rows), np.concatenate(dmu_rows), np.concatenate(drho_rows)
 xi = lrng.standard_normal((R, LRT_BATCH, N_OUT))

@@ -14,8 +14,9 @@ integers, the choice of σ, and a measurement.
 Integers. IDA* compares f = g + h with integer bounds (tutorial 02), so the heuristic is h = max(round(y^α), 0).
 Neither step turns an underestimate into an overestimate: h* is a whole number, so y^α <= h* implies
 round(y^α) <= h*; and h* >= 0, so the floor at 0 never hurts. The floor is needed because a Gaussian puts some
-probability below zero, and near the goal y^α can be negative (the paper's Alg. 2 plans with max(y^α, 0) for this
-reason; tutorial 07 lists it).
+probability below zero, and near the goal y^α can be negative. The paper's pseudocode (Alg. 2, line 9) writes
+max(y^α, 0), with no rounding; the authors' code rounds (half to even, C#'s Math.Round), and `la` does the same,
+because IDA* needs integer bounds (tutorial 07 lists the line).
 
 Which σ? The two uncertainties, and what each one is for.
   * Aleatoric, σ_a: how widely the cost-to-goal scatters among states that look the same to the network. It is
@@ -28,12 +29,13 @@ Which σ? The two uncertainties, and what each one is for.
   * Epistemic, σ_e: how unfamiliar a state is. It comes from the WUNN (tutorial 05) and chooses the training
     tasks (tutorial 09). At 100 sampled networks per state it is far too slow to call inside IDA* (tutorial 09
     measures by how much).
-  Eq. (3) combines them: y | x ~ N(μ, σ_t²) with σ_t² = σ_a² + σ_e². (The paper's framework, Eq. (4), allows any
-  distribution with a mean and the two uncertainties, a Laplace for instance; its implementation, and `la`, take
-  this Gaussian.) The practical rule of §4 avoids calling the WUNN while planning:
+  The paper's framework, Eq. (4), asks only for a model   y | x ~ D(μ(x), ν_a(x) + ν_e(x)):   any distribution D
+  with a mean μ and parameters ν_a, ν_e for the two uncertainties (a Laplace, for instance). Its implementation,
+  and `la`, take D Gaussian with ν_a = σ_a², ν_e = σ_e², Eq. (3): y | x ~ N(μ, σ_t²) with σ_t² = σ_a² + σ_e².
+  The practical rule of §4 avoids calling the WUNN while planning:
     at test time, σ_t = σ_a (training is over; σ_e is assumed negligible);
     while training, σ_t = σ_a where 10μ < y^q, the 0.95-quantile of the training labels, and
-                    σ_t = √ε = 1 cost unit elsewhere.
+                    σ_t = √ε = 1 move (in cost units, not y/10) elsewhere.
   Why switch? A mean above 95 % of all labels seen says the state is probably further from the goal than what
   the network has learnt. There σ_a is an extrapolation and not to be trusted (part 4 prints how large it gets
   there), and σ_e would be large, but we cannot afford to compute it; the paper takes ε, the threshold at which
@@ -119,7 +121,8 @@ ffnn, adam = build_ffnn(config.ffnn, encoding.size, rng.spawn(1)[0])     # its o
 for _ in range(STEPS):
     adam.step(ffnn.params, ffnn.loss_and_grads(X, labels / ffnn.scale)[1])
 mu_train, sigma_train = ffnn.predict(X)
-y_q = float(np.quantile(labels, config.q, method="median_unbiased"))      # as the Update computes it
+# y^q as the Update computes it: the training step between two iterations of the paper's loop (tutorials 07-08).
+y_q = float(np.quantile(labels, config.q, method="median_unbiased"))
 rms = np.sqrt(np.mean((10 * mu_train - labels) ** 2))
 print(f"\n{TASKS} optimal plans, {len(labels):,} records with labels 0..{labels.max()}; {STEPS} Adam steps in "
       f"{time.perf_counter() - began:.0f} s: on the records 10μ is off by {rms:.2f} "
@@ -127,7 +130,7 @@ print(f"\n{TASKS} optimal plans, {len(labels):,} records with labels 0..{labels.
 
 # --- 3. How admissible is it? 5,305 states with known h* ----------------------------------------------------------
 # The states along the stored optimal solutions, goals left out; state i of a plan of length L has h* = L − i.
-# α runs over the paper's test values and α0 = 0.99.
+# α runs over the paper's test values and α0 = 0.99, the α the paper's training starts from (tutorial 07).
 states, h_star = korf_states_with_h_star()                                        # (5305, 16), (5305,)
 seen = h_star <= labels.max()                                          # within the range of the labels
 print(f"\n{len(states):,} states on optimal solutions of Korf's 100, h* = 1..{h_star.max()}; "
@@ -167,7 +170,7 @@ mu_all, sigma_all = ffnn.predict(encoding(states))
 sigma_max = 10 * np.log1p(np.exp(config.ffnn.phi_max))                   # σ_a = softplus(φ), φ clipped at 1
 sigma_seen, sigma_beyond = np.median(10 * sigma_all[seen]), np.median(10 * sigma_all[~seen])
 print(f"median 10σ_a: {sigma_seen:.2f} moves where h* <= {labels.max()}, {sigma_beyond:.2f} beyond, "
-      f"{10 * sigma_all[~seen].max():.2f} at most (the clip allows up to {sigma_max:.1f}); "
+      f"{10 * sigma_all[~seen].max():.2f} at most (the clip allows up to {sigma_max:.2f}); "
       f"{np.mean(10 * mu_all >= y_q):.0%} of the 5,305 states have 10μ >= y^q")
 # Near the goal the states are like the training data and the two heuristics agree wherever 10μ < y^q. Beyond
 # the labels σ_a is an extrapolation: the median above says how much larger it is there than on familiar states,

@@ -12,8 +12,9 @@ GenerateTaskPrac: a training task, found by walking back from the goal          
   1  s := the goal; u := 0; count := 0                        [l. 3]       la.tasks.generate_task_prac
   2  while u < ε:                                             [l. 5, 17, 22]
   3     count += 1; stop if count >= MaxSteps                 §4 (replaces the visited set, l. 4, 6–9)
-  4     C := the states one move back from s, except the      [l. 10–11]   domain.expand(s, previous move)
-          one the walk came from (§4)
+  4     C := E_undo(s), the states one move back from s       [l. 10–11]   domain.expand(s, previous move)
+          (E_rev(s) here: tutorial 01), except the one the
+          walk came from (§4)
   5     σ_e(c) for each c in C: the spread of K = 100         [l. 12–15]   WUNN.predict(encoding(C), K)
           sampled WUNN outputs
   6     draw c from softmax(σ_e) over C: unknown states       [l. 16]      la.nn.layers.softmax
@@ -39,7 +40,9 @@ LearnHeuristicPrac: the training loop                                           
  10        the FFNN trains until it predicts every record     [l. 18]      Learner.train_ffnn
            within 0.5, or for TrainIter = 1000 steps
  11        the WUNN trains until σ_e < √(κε) = 0.8 on every   [l. 18], §4  Learner.train_wunn
-           record; if it cannot, β := γ·β
+           record; if it cannot, and if this is not the
+           first Update and at least NumTasksPerIterThresh
+           tasks were solved, β := γ·β (tutorial 08)
  12        y^q := the 0.95-quantile of the buffer's labels    §4           Learner.update
 
 Tutorial 08 takes the Update (lines 8–12) and β apart, 09 follows GenerateTaskPrac step by step, 10 runs the
@@ -48,7 +51,6 @@ quantity; part 3 names the two mechanisms that keep errors from compounding, and
 
 Run from the repository root:  python tutorials/07_the_method.py
 """
-import copy
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -84,10 +86,11 @@ puzzle = make_domain("15-puzzle")
 # --- 1. The constants, and which experiment they belong to -----------------------------------------------------
 # The paper trains 15-puzzle heuristics in two experiments: the suboptimality one (Table 1, tutorial 11) and the
 # efficiency one (Table 2, tutorial 12). Tutorials 07–11 cut the suboptimality run down so that it takes a minute:
-# 14 iterations, a budget per task of a tenth of the efficiency experiment's, and each FFNN step on the buffer
-# repeated to 2,500 rows rather than 25,000 (the buffer capped at 2,500 records to match). Budgets: the paper
-# stops a search after t_max seconds of the authors' C#; `la` counts generated nodes instead, at the 1.1 M nodes
-# per second the paper's Table 1 implies (`la.config`), so that results do not depend on the machine.
+# 14 iterations, a budget per task of a tenth of the efficiency experiment's, and smaller FFNN steps: each
+# full-batch step trains on the buffer's records repeated in turn until they fill 2,500 rows, not the paper's
+# 25,000 (the fewer the records, the more copies of each; the buffer is capped at 2,500 to match). Budgets: the
+# paper stops a search after t_max seconds of the authors' C#; `la` counts generated nodes instead, at the 1.1 M
+# nodes per second the paper's Table 1 implies (`la.config`), so that results do not depend on the machine.
 config = replace(LearnConfig(), num_iter=14, node_limit=node_budget(0.1), ffnn_batch=2_500, buffer_size=2_500,
                  epsilon=EPSILON, alpha0=ALPHA0)
 rows = [("NumIter", "50", "20", config.num_iter),

@@ -3,10 +3,12 @@
 Where do training tasks come from? The bootstrap method before this paper walked k random steps back from the
 goal and raised k every iteration (LengthInc). Too small a k teaches nothing new; too large a k gives tasks the
 current heuristic cannot solve. GenerateTaskPrac (paper §3–4, Alg. 1 in its practical form) lets the WUNN of
-tutorial 05 choose instead. Starting at the goal, it looks at every state one move back, asks the WUNN for each
-one's epistemic uncertainty σ_e, and samples the next state from softmax(σ_e): states the WUNN knows less about
-are more likely. It stops at the first sampled state with σ_e ≥ ε = 1, and that state is the new task's start.
-The walk therefore ends just past the edge of what has been learnt: a task a little harder than the last ones.
+tutorial 05 choose instead. Starting at the goal, it looks at every state one move back, the candidates (the
+paper's E_undo(s): the states from which one move leads to s; in these reversible domains E_rev(s), the states s
+leads to, tutorial 01), asks the WUNN for each one's epistemic uncertainty σ_e, and samples the next state from
+softmax(σ_e): states the WUNN knows less about are more likely. It stops at the first sampled state with
+σ_e ≥ ε = 1, and that state is the new task's start. The walk therefore ends just past the edge of what has been
+learnt: a task a little harder than the last ones.
 
 Three details of the practical form, each answered below:
   * The previous state is left out of the candidates (as in the random walks of Arfaee et al. and tutorial 01).
@@ -17,8 +19,9 @@ Three details of the practical form, each answered below:
     once every state has been visited, which needs a record of every state visited; the practical form caps the
     walk instead. It counts before each move and stops when the count reaches MaxSteps, so a capped walk makes
     MaxSteps − 1 moves, and the state it reached is the start, whatever its σ_e. `Task.steps` holds the count,
-    as the authors' code logs it: the number of moves when σ_e stopped the walk, MaxSteps when the cap did.
-    Below, "moves" are always moves.
+    as the authors' code logs it, so it means two things: when σ_e stopped the walk, the number of moves made;
+    when the cap stopped it, MaxSteps, ONE MORE than the moves made (part 2 prints both). Below, "moves" are
+    always moves.
   * Why a separate network. σ_e is the spread of K = 100 sampled outputs of the WUNN, so scoring a state costs
     about a hundred forward passes. IDA* scores millions of states per task; it plans with the ordinary FFNN,
     which costs one pass. The WUNN is asked only about the states along a generated walk and, while it trains,

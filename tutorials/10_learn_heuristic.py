@@ -90,16 +90,18 @@ print(f"α: fewer than {config.solved_threshold} tasks solved in iterations {dro
 early = [e["iteration"] for e in log[1:-1] if e["wunn_blocks"] < config.wunn_blocks]
 frozen = [e["iteration"] for e in log[1:-1] if e["wunn_blocks"] == config.wunn_blocks and not e["beta_decayed"]]
 print(f"β decayed in {len(decays)} of the {len(log) - 2} Updates after the first (iterations {decays}), to "
-      f"{learner.beta:.2e}; reaching β_NumIter = {config.beta_final} would take {config.num_iter} decays. It stayed "
-      f"put in {early or 'none'}, where the WUNN got every σ_e below 0.8 early, and in {frozen or 'none'}, where it "
-      f"could not but too few tasks were solved")
+      f"{learner.beta:.2e}; reaching β_NumIter = {config.beta_final} would take {config.num_iter} decays, but at most "
+      f"{config.num_iter - 2} can happen. It stayed put in {early or 'none'}, where the WUNN got every σ_e below 0.8 "
+      f"early, and in {frozen or 'none'}, where it could not but too few tasks were solved")
 repeated = len(learner.buffer) - len({s.tobytes() for s in learner.buffer.states()})
 print(f"buffer: {len(learner.buffer):,} records, labels 0..{learner.buffer.labels().max()}, {repeated} of them a "
       f"second label for a state already there (cap {config.buffer_size:,})")
-# The last iteration's Update is skipped, so the first Update never decays β and the last never runs: at most
-# NumIter − 2 decays. The paper does not say what is evaluated after training; the authors' code saves the network
-# before each Update and evaluates the one saved last, the one that planned the last iteration (their repository,
-# `HeuristicSearch/Program.cs`, method `Train`), and `la` does the same.
+# Why at most NumIter − 2 decays: the first Update never decays β (an untrained WUNN's σ_e means nothing, tutorial
+# 08), and the last iteration's Update is skipped. So β never reaches β_NumIter. The Update is skipped because of
+# what is evaluated after training, on which the paper is silent: the authors' code saves the network before each
+# Update and evaluates the one saved last, the one that planned the last iteration (their repository,
+# `HeuristicSearch/Program.cs`, method `Train`), and `la` does the same; a last Update would train a network
+# nobody uses.
 
 assert len(learner.buffer) <= config.ffnn_batch, "a buffer larger than the FFNN batch would leave records out"
 
@@ -207,6 +209,8 @@ assert all(e["solved"] >= config.solved_threshold for e in log if e.get("beta_de
     "β decays only in iterations that solved enough tasks"
 assert all(e["wunn_blocks"] == config.wunn_blocks for e in log if e.get("beta_decayed")), \
     "... and whose WUNN ran all its blocks"
+assert len(decays) <= config.num_iter - 2 and learner.beta > config.beta_final, \
+    "at most NumIter − 2 decays, so β never reaches β_NumIter"
 assert all(np.isclose(b, max(a - config.delta, config.alpha_min) if e["solved"] < config.solved_threshold else a)
            for e, a, b in zip(log, alphas, alphas[1:] + [learner.alpha])), "α falls after each failing iteration"
 assert learner.solved_fraction() > 0.5, "the run should solve most of its training tasks"

@@ -9,20 +9,18 @@ can be checked exactly against breadth-first h* (tutorial 00):
   1. optimal labels. `la.rivals.optimal_labels` labels only the states of optimal plans, found by IDA* with an
      admissible heuristic (Manhattan distance, MD, on the 8-puzzle). Every suffix of an optimal plan is optimal,
      so each label is h* itself, where tutorial 15's plan-suffix labels lie above it;
-  2. the optimal-plan network: the paper's two-output network (tutorial 04) trained on those exact labels, with
-     everything else as the α network has it. It plans with y^α = μ − σ_a·Φ⁻¹(α) (tutorial 06). Is
-     P(y^α <= h*) = α on held-out states? Even with exact labels, a Gaussian read off one network is a model, and
-     nothing makes it right;
-  3. conformal y^α (not in the paper; Vovk et al. 2005, Angelopoulos & Bates 2021). Take the standardised
-     residuals r = (h* − 10μ)/(10σ_a) of n calibration states, and let q_α be the k-th smallest of them, with
-     k = ⌊(n + 1)(1 − α)⌋. Then y = 10(μ + σ_a·q_α) satisfies P(y <= h*) >= α for a new state that is
-     *exchangeable* with the calibration states, e.g. drawn independently from the same distribution. This
-     holds however wrong μ and σ_a are, but only on average over such states, not for each state. Here the
-     states are drawn independently, either near the goal (the ends of random walks of 1-20 moves) or uniformly.
-     The bound is calibrated on one kind and tested on held-out states of both kinds. (The full experiment
-     calibrates on the states along optimal plans of uniform random instances. States of one plan depend on each
-     other, so there the guarantee is only approximate.) IDA* scores every state it generates, and those are drawn
-     like neither kind;
+  2. the optimal-plan network: the paper's two-output network (tutorial 04) trained on those exact labels, all else
+     as the α network has it. It plans with y^α = μ − σ_a·Φ⁻¹(α) (tutorial 06). Is P(y^α <= h*) = α on held-out
+     states? Even with exact labels, a Gaussian read off one network is a model that nothing makes right;
+  3. conformal y^α (not in the paper; Vovk et al. 2005, Angelopoulos & Bates 2021). Take the standardised residuals
+     r = (h* − 10μ)/(10σ_a) of n calibration states, and let q_α be the k-th smallest, with k = ⌊(n + 1)(1 − α)⌋.
+     Then y = 10(μ + σ_a·q_α) satisfies P(y <= h*) >= α for a new state *exchangeable* with the calibration states,
+     e.g. drawn independently from the same distribution, however wrong μ and σ_a are, but only on average over
+     such states, not for each state. Here the states are drawn independently, near the goal (the ends of random
+     walks of 1-20 moves) or uniformly; the bound is calibrated on one kind and tested on held-out states of both.
+     (The full experiment calibrates on the states along optimal plans of uniform random instances; states of one
+     plan depend on each other, so there the guarantee is only approximate.) IDA* scores every state it generates,
+     and those are drawn like neither kind;
   4. the committed full-scale results of these rows, if there are any: "OP α" is the optimal-plan network trained
      on as many records as the α run's final memory buffer held, "OP4 α" on four times as many (what more data
      buys), "conf α" the α network with a conformal quantile (`la.experiments.baselines`).
@@ -50,7 +48,6 @@ sys.path.insert(0, str(ROOT))
 import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
 
 import matplotlib  # noqa: E402
-
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
@@ -87,9 +84,8 @@ print(f"the 8-puzzle: {len(exact):,} states, h* from 0 to {exact.distance.max()}
 # --- 1. Optimal labels -----------------------------------------------------------------------------------------
 # Walks of WALKS moves, each start solved by IDA* with MD (admissible, so every plan is optimal), every state of its
 # plan kept with its cost-to-go. Part 2 trains the network on these very records (the same generator).
-op_config = OptimalPlanConfig(records=RECORDS, walk_lengths=WALKS,
-                              learn=replace(DOMAINS["15-puzzle"].learn(), num_iter=4, train_iter=1000,
-                                            buffer_size=RECORDS, ffnn_batch=RECORDS))
+op_learn = replace(DOMAINS["15-puzzle"].learn(), num_iter=4, train_iter=1000, buffer_size=RECORDS, ffnn_batch=RECORDS)
+op_config = OptimalPlanConfig(records=RECORDS, walk_lengths=WALKS, learn=op_learn)
 records = labelled_states(eight, RECORDS, np.random.default_rng([SEED, 3]), op_config)
 optimal_excess = records.h_star - exact(records.states)
 print(f"la.rivals.optimal_labels: {len(records.h_star):,} records from the optimal plans of {records.solved} walk "
@@ -114,13 +110,11 @@ def draw(kind, n, rng):
     return out[:n], exact(out[:n])
 
 
-# Held out: every state that is not the goal or a training record. Uniform states are the whole of that set,
-# counted exactly; states near the goal are sampled.
+# Held out: neither the goal nor a training record. Uniform: all such states, counted exactly; near the goal: sampled.
 held_out = ~np.isin(exact.keys, trained_on) & (exact.distance > 0)
 sets = {"near": draw("near", N_TEST, np.random.default_rng([SEED, 5])),
         "uniform": (exact.states()[held_out], exact.distance[held_out])}
-plain = {kind: calibration(lambda a: LikelyAdmissible(op.net, op.encoding, a), *states)
-         for kind, states in sets.items()}
+plain = {kind: calibration(lambda a: LikelyAdmissible(op.net, op.encoding, a), *pair) for kind, pair in sets.items()}
 print(f"held-out states, neither the goal nor a training record: {N_TEST:,} drawn near the goal (mean h* "
       f"{sets['near'][1].mean():.2f}) and all {len(sets['uniform'][1]):,} of them, the uniform kind counted "
       f"exactly (mean h* {sets['uniform'][1].mean():.2f}); the share with y^α <= h*:")
@@ -134,8 +128,7 @@ print(f"on all states 10μ − h* is {np.mean(10 * mu - exact.distance):+.2f} mo
 
 # IDA* on tutorial 15's uniform random tasks; h(goal) is the heuristic's value at the goal (tutorial 15 says why).
 test_states = uniform_states(eight, TEST_TASKS, np.random.default_rng([SEED, 4]))
-test_h_star = exact(test_states)
-rows = {}
+test_h_star, rows = exact(test_states), {}                       # rows: filled by test_row
 
 
 def test_row(name, h):
@@ -163,36 +156,30 @@ print(f"\nIDA* on {TEST_TASKS} uniform random 8-puzzles (mean h* {test_h_star.me
 test_row("Manhattan distance", Manhattan(eight))
 for alpha in (0.5, 0.75, 0.9, 0.95):
     test_row(f"optimal-plan net, y^{alpha}", LikelyAdmissible(op.net, op.encoding, alpha))
-# Reading. N(10μ, (10σ_a)²) is the network's model of its own errors, fitted on 3,000 records; where 10μ lies below
-# h* on average (printed above), y^α <= h* holds on more states than α says. The goal is one record of the 3,000,
-# and the printed 10μ there says how far this short training got: the larger α, the smaller h(goal), and IDA* stops
-# its last iteration that much nearer the plan's cost, which at this scale can outweigh a weaker h elsewhere.
+# Reading. N(10μ, (10σ_a)²) is the network's model of its own errors, fitted on 3,000 records; where 10μ lies below h*
+# on average (printed above), y^α <= h* holds on more states than α says. The goal is one of the 3,000 records, and
+# 10μ there (printed) shows how far this short training got: the larger α, the smaller h(goal), and IDA* stops its
+# last iteration that much nearer the plan's cost, which at this scale can outweigh a weaker h elsewhere.
 
 # --- 3. Conformal y^α --------------------------------------------------------------------------------------------
 # q_α from N_CAL states of one kind (`conformal_heuristic`, which ranks the residuals of `la.rivals.calibration`),
-# then coverage, the share with y <= h* (`la.experiments.baselines.coverage`), on the held-out states of both
-# kinds. The sampling tolerance: 3 standard deviations of a coverage measured on N_CAL calibration and n test states.
+# then coverage, the share with y <= h* (`la.experiments.baselines.coverage`), on the held-out states of both kinds.
 calibrate = {kind: draw(kind, N_CAL, np.random.default_rng([SEED, 6, i])) for i, kind in enumerate(sets)}
 
 
 def tolerance(alpha, n):
-    """3 standard deviations of the sampling error of a coverage near α (the calibration set's and the test set's)."""
+    """3 standard deviations of the sampling error of a coverage near α, on N_CAL calibration and n test states."""
     return 3 * np.sqrt(alpha * (1 - alpha) * (1 / N_CAL + 1 / n))
 
 
-cover, quantile = {}, {}
+cover, quantile = {}, {}                  # cover[source, kind tested on, α], quantile[source, α]
 for alpha in CONFORMAL_ALPHAS:
-    for source, states in calibrate.items():
-        h = conformal_heuristic(op.net, op.encoding, *states, alpha)
-        quantile[source, alpha] = h.quantile
-        for kind, test in sets.items():
-            cover[source, kind, alpha] = coverage(h, *test)
-    plain_h = LikelyAdmissible(op.net, op.encoding, alpha)
-    for kind, test in sets.items():
-        cover["plain", kind, alpha] = coverage(plain_h, *test)
+    bounds = {source: conformal_heuristic(op.net, op.encoding, *states, alpha) for source, states in calibrate.items()}
+    quantile |= {(source, alpha): h.quantile for source, h in bounds.items()}
+    bounds["plain"] = LikelyAdmissible(op.net, op.encoding, alpha)
+    cover |= {(source, kind, alpha): coverage(h, *test) for source, h in bounds.items() for kind, test in sets.items()}
 print(f"\nconformal bounds 10(μ + σ_a·q_α), q_α calibrated on {N_CAL:,} states near the goal or on {N_CAL:,} "
-      f"uniform ones; plain y^α is q = −Φ⁻¹(α):")
-print(f"  {'α':>5} {'q_α, near':>10} {'q_α, uniform':>13} {'−Φ⁻¹(α)':>8}")
+      f"uniform ones; plain y^α is q = −Φ⁻¹(α):\n  {'α':>5} {'q_α, near':>10} {'q_α, uniform':>13} {'−Φ⁻¹(α)':>8}")
 for alpha in CONFORMAL_ALPHAS:
     print(f"  {alpha:5} {quantile['near', alpha]:+10.3f} {quantile['uniform', alpha]:+13.3f} "
           f"{0.0 - LikelyAdmissible(op.net, op.encoding, alpha).z_alpha:+8.3f}")
@@ -200,14 +187,12 @@ print("the share of held-out states with y <= h*, and the tolerance (3 sd of the
 print(f"  {'tested on':>9} {'held-out states near the goal':^44} | {'all held-out states (uniform)':^44}".rstrip())
 print(f"  {'α':>9} " + " | ".join([f"{'plain y^α':>10} {'cal. near':>10} {'cal. uniform':>12} {'tolerance':>9}"] * 2))
 for alpha in CONFORMAL_ALPHAS:
-    cells = " | ".join(f"{cover['plain', kind, alpha]:10.3f} {cover['near', kind, alpha]:10.3f} "
-                       f"{cover['uniform', kind, alpha]:12.3f} {tolerance(alpha, len(sets[kind][1])):9.3f}"
-                       for kind in sets)
-    print(f"  {alpha:9} {cells}")
+    print(f"  {alpha:9} " + " | ".join(f"{cover['plain', k, alpha]:10.3f} {cover['near', k, alpha]:10.3f} "
+                                       f"{cover['uniform', k, alpha]:12.3f} {tolerance(alpha, len(sets[k][1])):9.3f}"
+                                       for k in sets))
 same_kind = {(source, alpha): cover[source, source, alpha] >= alpha - tolerance(alpha, len(sets[source][1]))
              for source in calibrate for alpha in CONFORMAL_ALPHAS}
-short = [alpha for alpha in CONFORMAL_ALPHAS
-         if cover["uniform", "near", alpha] < alpha - tolerance(alpha, N_TEST)]
+short = [alpha for alpha in CONFORMAL_ALPHAS if cover["uniform", "near", alpha] < alpha - tolerance(alpha, N_TEST)]
 print(f"  same kind, coverage >= α − tolerance: {sum(same_kind.values())} of {len(same_kind)}; calibrated on "
       f"uniform states, the states near the goal fall short of it at α = {short}")
 print(HEADER)

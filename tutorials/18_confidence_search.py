@@ -38,7 +38,6 @@ sys.path.insert(0, str(ROOT))
 import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
 
 import matplotlib  # noqa: E402
-
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
@@ -216,26 +215,24 @@ print(f"  on the states met, the two signals agree (ρ > 0): {bool(met_sig['rho'
       f"there (ρ > 0.3): c^NN {met_sig['rank']['c'] > 0.3}, −σ_e {met_sig['rank']['e'] > 0.3}")
 
 # --- The figure -----------------------------------------------------------------------------------------------------
-fig, axes = plt.subplots(1, 2, figsize=(13, 4.6))
-ax = axes[0]
+fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.6))
 names = list(results)
-ax.barh(np.arange(len(names)), [solved[n] for n in names],
-        color=["C7" if n.startswith("GBFS") else "C2" for n in names])
-ax.set_yticks(np.arange(len(names)), names, fontsize=8)
-ax.invert_yaxis()
-ax.set(xlabel=f"tasks solved of {len(tasks)} (Korf's {cfg.instances[0]}-{cfg.instances[-1]}, "
-              f"{cfg.node_limit:,} nodes)", title="coverage by row (grey: single queue, green: dual queue)")
-ax = axes[1]
+left.barh(np.arange(len(names)), [solved[n] for n in names],
+          color=["C7" if n.startswith("GBFS") else "C2" for n in names])
+left.set_yticks(np.arange(len(names)), names, fontsize=8)
+left.invert_yaxis()
+left.set(xlabel=f"tasks solved of {len(tasks)} (Korf's {cfg.instances[0]}-{cfg.instances[-1]}, "
+                f"{cfg.node_limit:,} nodes)", title="coverage by row (grey: single queue, green: dual queue)")
 for label, colour, text in (("held-out", "C0", "held-out teacher states"),
                             ("met", "C3", "states met by GBFS with h^NN (sample)")):
     sig = signals[label]
-    ax.scatter(-sig["e"], sig["c"], s=4, alpha=0.4, color=colour,
-               label=f"{text}: ρ(c^NN, −σ_e) = {sig['rho']:+.2f}")
-ax.set(xscale="log", yscale="log", xlabel="σ_e (WUNN, moves)", ylabel=f"c^NN ({cfg.search_network})",
-       title="two signals on the same states")
-ax.set_xticks([0.05, 0.1, 0.2, 0.5], ["0.05", "0.1", "0.2", "0.5"])
-ax.xaxis.set_minor_formatter(NullFormatter())      # no labels on the minor ticks: they overlap
-ax.legend(fontsize=7)
+    right.scatter(-sig["e"], sig["c"], s=4, alpha=0.4, color=colour,
+                  label=f"{text}: ρ(c^NN, −σ_e) = {sig['rho']:+.2f}")
+right.set(xscale="log", yscale="log", xlabel="σ_e (WUNN, moves)", ylabel=f"c^NN ({cfg.search_network})",
+          title="two signals on the same states")
+right.set_xticks([0.05, 0.1, 0.2, 0.5], ["0.05", "0.1", "0.2", "0.5"])
+right.xaxis.set_minor_formatter(NullFormatter())      # no labels on the minor ticks: they overlap
+right.legend(fontsize=7)
 fig.suptitle("Searching with a classifier's confidence on the 15-puzzle, at tutorial scale (Heller et al. 2022)",
              fontsize=11)
 fig.tight_layout()
