@@ -7,6 +7,7 @@ import errno
 import io
 import json
 import os
+import shutil
 import warnings
 from pathlib import Path
 
@@ -150,3 +151,16 @@ def test_a_coverage_panel_without_a_solved_task_says_so_instead_of_a_log_axis(un
             assert said == ["no task solved: no mean to show"] and ax.get_yscale() == "linear"
         else:
             assert said == [] and ax.get_yscale() == "log"
+
+
+def test_copy_leaves_a_record_already_in_the_out_folder_under_its_own_name(only_given, tmp_path, monkeypatch):
+    """figures/baselines_24-puzzle_boot.json is the 24-puzzle's baselines record: `--copy` into figures/ must not
+    add a second copy of it as baselines_24-puzzle.json (records from elsewhere are still copied)."""
+    monkeypatch.setattr(plots_style, "save", lambda fig, path: (Path(path).touch(), plots_style.plt.close(fig)))
+    out = tmp_path / "figs"
+    out.mkdir()
+    shutil.copy(FIGURES / "baselines_24-puzzle_boot.json", out)
+    assert plots.main(SMALL + ["--baselines", str(out / "baselines_24-puzzle_boot.json"), "--out", str(out),
+                               "--copy"]) == 0
+    assert sorted(p.name for p in out.glob("*.json")) == ["baselines_24-puzzle_boot.json", "efficiency.json",
+                                                          "suboptimality.json"]

@@ -9,7 +9,8 @@
 Every record given (or, by default, committed in figures/) is read and checked, and every file it will write
 in --out too (none may be a folder), before any figure is drawn; then each is drawn by its figure family's
 module (`la.plots` lists them); --copy also copies each record into --out as <name>.json (efficiency.json,
-suboptimality.json, table3_<domain>.json, ...). All or nothing: the files are written into a temporary folder
+suboptimality.json, table3_<domain>.json, ...), except those already in --out (the default reads figures/*_boot.json
+and *_run<K>.json there, which stay as they are). All or nothing: the files are written into a temporary folder
 inside --out and moved into place only when every one is complete (`all_or_none`).
 """
 import contextlib
@@ -164,8 +165,8 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     records, paths = read_all(args)                                          # every input, before any figure
     plans = {name: plan(name, record, records) for name, record in records.items()}
-    copies = [name for name, path in paths.items()
-              if args.copy and Path(path).resolve() != (args.out / f"{name}.json").resolve()]
+    copies = [name for name, path in paths.items()            # a record already in --out is adopted: not copied
+              if args.copy and Path(path).resolve().parent != args.out.resolve()]
     check_targets(args.out, [f for files, _ in plans.values() for f in files] + [f"{n}.json" for n in copies])
     lines = []
     with all_or_none(args.out) as folder:
