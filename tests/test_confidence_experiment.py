@@ -171,7 +171,7 @@ def test_bad_arguments_are_refused_in_one_line_with_exit_2(argv, message, tmp_pa
 
 
 def test_the_coverage_table_prints_a_spread_only_over_several_runs():
-    record = json.loads((ROOT / "figures" / "confidence_24-pancake.json").read_text())     # one run, before blocks
+    record = json.loads((ROOT / "figures" / "confidence_24-pancake_run1.json").read_text())     # one run, before blocks
     coverage = format_tables(record).split("Coverage table")[1]
     assert "±" not in coverage and " 100.0 " in coverage and "moderate block" in coverage
     record["coverage"][1].update(runs=2, coverage=0.5, coverage_sd=0.1, coverage_se=0.1)
@@ -252,7 +252,7 @@ def test_an_earlier_runs_record_is_drawn_beside_the_newer_one_and_skips_the_tabl
 def test_the_coverage_table_says_when_no_row_solved_a_task():
     """The 24-puzzle's --quick run: 3,000 nodes are too few for any row, the classical heuristic's too."""
     from la.experiments.confidence_table import format_tables
-    record = json.loads((ROOT / "figures" / "confidence_24-pancake.json").read_text())
+    record = json.loads((ROOT / "figures" / "confidence_24-pancake_run1.json").read_text())
     said = "No row solved a test task within 1,250 nodes"
     assert said not in format_tables(record)
     for r in record["coverage"]:
