@@ -45,7 +45,7 @@ class Blocksworld(Domain):
 
     def successors(self, states, pop=None):
         """Legal moves of every state, minus each state's `pop` move; per state block-major, authors' order."""
-        n, N = len(states), self.size
+        N = self.size                                                             # blocks; n = len(states)
         clear = self.clear(states)                                                # (n, N)
         onto_block = clear[:, :, None] & clear[:, None, :] & ~np.eye(N, dtype=bool)  # (n, block, dst block)
         to_table = clear & (states != 0)                                          # (n, block)
