@@ -16,8 +16,8 @@ import pytest
 import la.plots.__main__ as plots
 from tests.test_numerics import untimed     # a record without its command, commit and timings
 from la.experiments import confidence, confidence_pilot
-from la.experiments.confidence_config import (CLASSIFIERS, PAPER_TABLE2, PAPER_TABLE3, QUICK, SIGMA_NETWORKS, Row,
-                                              table3_row)
+from la.experiments.confidence_config import (CLASSIFIERS, CONFIGS, PAPER_TABLE2, PAPER_TABLE3, QUICK, SIGMA_NETWORKS,
+                                              Row, table3_row)
 from la.experiments.confidence_table import coverage_table, format_tables, table3
 from la.experiments.runs.cli import run
 from la.experiments.runs.network import load_network
@@ -159,7 +159,6 @@ def test_la_plots_redraws_the_figures_from_the_results_file(quick, tmp_path):
     (["--quick", "--order", "batched"], "unrecognized arguments: --order"),
     (["--quick", "--blocks", "easy"], "unknown block 'easy'"),
     (["--quick", "--blocks", "moderate", "--hard-node-limit", "500"], "leaves the hard block out"),
-    (["--domain", "24-puzzle"], "the hard block on the 24-puzzle has no budget yet"),
     (["--domain", "24-puzzle", "--node-limit", "9000", "--hard-node-limit", "9000"], "has no moderate block"),
     (["--hard-node-limit", "-3"], "must be at least 1"),
 ])
@@ -168,6 +167,23 @@ def test_bad_arguments_are_refused_in_one_line_with_exit_2(argv, message, tmp_pa
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert message in done.stderr and done.stdout == "" and not (tmp_path / "out").exists()
+
+
+def test_a_hard_block_without_a_budget_is_refused(monkeypatch):
+    monkeypatch.setitem(CONFIGS, "24-puzzle", replace(CONFIGS["24-puzzle"], hard_node_limit=None))
+    with pytest.raises(ValueError, match="the hard block on the 24-puzzle has no budget yet"):
+        confidence.configured(confidence.parse_args(["--domain", "24-puzzle"]))
+
+
+@pytest.mark.parametrize("domain", ["15-puzzle", "24-pancake", "15-blocksworld", "24-puzzle"])
+def test_each_domains_budgets_are_its_pilots(domain):
+    """The hard block's default budget is where the committed pilot's dual base solved 60 %; the 15-puzzle's
+    moderate budget is where its GBFS base did (the others' moderate budgets predate their pilots)."""
+    pilot = json.loads((ROOT / "figures" / f"confidence-pilot_{domain}.json").read_text())["table"]
+    cfg = confidence.configured(confidence.parse_args(["--domain", domain]))
+    assert cfg.hard_node_limit == pilot["dual base"]["budget_for"]["60%"] and "hard" in cfg.blocks
+    if domain == "15-puzzle":
+        assert cfg.node_limit == pilot["GBFS base"]["budget_for"]["60%"]
 
 
 def test_the_coverage_table_prints_a_spread_only_over_several_runs():

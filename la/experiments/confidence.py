@@ -4,7 +4,7 @@
     python -m la.experiments.confidence --domain 24-pancake --runs 3 --jobs 2
     python -m la.experiments.confidence --quick                # a smoke run at toy scale, well under a minute
     python -m la.experiments.confidence --node-limit 200000    # another budget per test task
-    python -m la.experiments.confidence --domain 24-puzzle --hard-node-limit N    # N from confidence_pilot
+    python -m la.experiments.confidence --domain 24-puzzle --hard-node-limit N    # another hard budget
 
 Per run, in three phases of units (`la.experiments.runs.runner`: each with its own random stream, `--resume`):
 
@@ -208,15 +208,15 @@ def parse_args(argv):
     parser.add_argument("--runs", type=count, help=f"independent runs, 1..{COUNT_MAX} (default 1)")
     parser.add_argument("--blocks", type=names(BLOCKS, "block"), metavar="B[,B]",
                         help="the test blocks: moderate (Tables 2 and 3, every row) and/or hard (the dual queue's "
-                             "rows at --hard-node-limit; default: moderate, and hard where a hard budget is set or "
-                             "given; the 24-puzzle: hard only)")
+                             "rows at --hard-node-limit; default: both, the 24-puzzle: hard only)")
     parser.add_argument("--node-limit", type=node_limit, metavar="N",
                         help="the moderate block's generated nodes per test task and row (default: the domain's, " +
                              ", ".join(f"{d} {c.node_limit:,}" for d, c in CONFIGS.items() if "moderate" in c.blocks)
                              + "; la/experiments/confidence_config.py says how they were chosen)")
     parser.add_argument("--hard-node-limit", type=node_limit, metavar="N",
-                        help="the hard block's nodes per test task and row; adds the hard block (measure one with "
-                             "python -m la.experiments.confidence_pilot)")
+                        help="the hard block's nodes per test task and row (default: the domain's, " +
+                             ", ".join(f"{d} {c.hard_node_limit:,}" for d, c in CONFIGS.items() if c.hard_node_limit)
+                             + ", each from python -m la.experiments.confidence_pilot)")
     add_run_options(parser, "results/confidence-<domain>, or results/confidence-<domain>-quick", order=False)
     parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
                         help="where pattern databases are cached, for the PDB features and heuristics (default: "
@@ -227,9 +227,10 @@ def parse_args(argv):
 def configured(args):
     """The domain's configuration with the options applied; ValueError for a block without its budget."""
     cfg = (QUICK if args.quick else CONFIGS)[args.domain]
-    blocks = set(args.blocks or cfg.blocks) | ({"hard"} if args.hard_node_limit and not args.blocks else set())
+    hard = args.hard_node_limit or cfg.hard_node_limit                  # given, or set from the domain's pilot
+    blocks = set(args.blocks or cfg.blocks) | ({"hard"} if hard and not args.blocks else set())
     cfg = replace(cfg, runs=args.runs or cfg.runs, node_limit=args.node_limit or cfg.node_limit,
-                  hard_node_limit=args.hard_node_limit or cfg.hard_node_limit,
+                  hard_node_limit=hard,
                   blocks=tuple(b for b in BLOCKS if b in blocks))
     if args.node_limit and "moderate" not in cfg.blocks:
         raise ValueError(f"--node-limit sets the moderate block's budget, and this run has no moderate block "

@@ -17,7 +17,8 @@ B generated: one search per task gives the coverage at every budget up to --max-
 Printed, and written to pilot.json: the coverage at a ladder of budgets, and the budgets at which each base row
 solves 30, 60 and 90 % of the pilot tasks. The experiment's budgets aim at 30-90 % base coverage (its moderate
 block: GBFS base; its hard block: the dual queue's base): pass the 60 % budget as --node-limit or
---hard-node-limit.
+--hard-node-limit. Each domain's default budgets in `la.experiments.confidence_config` are its committed pilot's
+(figures/confidence-pilot_<domain>.json).
 """
 import math
 import sys
