@@ -17,9 +17,9 @@ same data and seeds, so the same numbers) searches:
      states and on states the search met?
 
 Manhattan distance (MD) is the teacher's heuristic and the dual queue's classical one; Korf's instances are the
-test tasks. Scale. The experiment (`python -m la.experiments.confidence --domain 15-puzzle`) runs more search rows
-on more of Korf's instances (the first line prints how many). Here: 15 rows (X = 5, 20, 40 %) on Korf's first 10
-instances with the experiment's node budget, and a WUNN of at most 60 epochs.
+test tasks. Scale. The experiment (`python -m la.experiments.confidence --domain 15-puzzle`) runs more rows on
+more of Korf's instances (the first line prints how many). Here: 15 rows (X = 5, 20, 40 %) on Korf's first 10
+within 10,000 nodes each (the experiment's first budget, now 138,508), and a WUNN of at most 60 epochs.
 
 What to expect at this scale. The network is weak: GBFS with h^NN alone solves fewer of the 10 tasks than GBFS with
 MD, because it is drawn to states that h^NN wrongly puts near the goal; its confidence there is low, so mild pruning
@@ -65,7 +65,7 @@ SEED = 14                       # tutorial 17's
 EPOCHS, CHUNK = 100, 25         # tutorial 17's
 WUNN_EPOCHS = 60                # part 3's WUNN (the experiment: up to 500, stopping early)
 full = CONFIGS["15-puzzle"]
-cfg = replace(full, seeds=300, instances=tuple(range(1, 11)), X=(5, 20, 40),
+cfg = replace(full, seeds=300, instances=tuple(range(1, 11)), X=(5, 20, 40), node_limit=10_000,
               classifier=replace(full.classifier, max_epochs=CHUNK),
               supervised=replace(full.supervised, max_epochs=WUNN_EPOCHS))
 NEAR = 20                       # "near the goal": h^NN below 20
@@ -80,7 +80,7 @@ encoding = for_domain(puzzle)                  # the one-hot, 128 inputs
 # The same teacher data, split and W50 network as tutorial 17 (the same seeds), trained again here.
 rng = np.random.default_rng([SEED, 0])
 print(f"(the experiment: {len(rows(full))} search rows on {len(full.instances)} of Korf's instances, "
-      f"{full.node_limit:,} nodes each)")
+      f"{full.node_limit:,} nodes each, its hard block's {full.hard_node_limit:,})")
 print(f"the teacher: {cfg.seeds} seeds, each solved by GBFS with MD ...")
 teacher = teacher_data(puzzle, md, cfg.seeds, rng.integers(1, cfg.walk_max + 1, cfg.seeds), rng,
                        cfg.teacher_node_limit)

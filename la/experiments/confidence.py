@@ -227,10 +227,9 @@ def parse_args(argv):
 def configured(args):
     """The domain's configuration with the options applied; ValueError for a block without its budget."""
     cfg = (QUICK if args.quick else CONFIGS)[args.domain]
-    hard = args.hard_node_limit or cfg.hard_node_limit                  # given, or set from the domain's pilot
-    blocks = set(args.blocks or cfg.blocks) | ({"hard"} if hard and not args.blocks else set())
+    blocks = set(args.blocks or cfg.blocks)
     cfg = replace(cfg, runs=args.runs or cfg.runs, node_limit=args.node_limit or cfg.node_limit,
-                  hard_node_limit=hard,
+                  hard_node_limit=args.hard_node_limit or cfg.hard_node_limit,
                   blocks=tuple(b for b in BLOCKS if b in blocks))
     if args.node_limit and "moderate" not in cfg.blocks:
         raise ValueError(f"--node-limit sets the moderate block's budget, and this run has no moderate block "

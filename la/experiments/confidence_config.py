@@ -242,12 +242,12 @@ def _sizes(domain: str) -> dict:
 SLIDING_TILE_FIT = SupervisedConfig(target_scale=50.0)
 CONFIGS = {
     "15-puzzle": ConfidenceConfig("15-puzzle", seeds=1000, walk_max=300, node_limit=138_508, hard_node_limit=5_376,
-                                  instances=tuple(range(1, 101)), supervised=SLIDING_TILE_FIT,
+                                  instances=tuple(range(1, 101)), supervised=SLIDING_TILE_FIT, blocks=BLOCKS,
                                   **_sizes("15-puzzle")),                                        # Korf's 100
     "24-pancake": ConfidenceConfig("24-pancake", seeds=5000, walk_max=100, node_limit=1_250, hard_node_limit=852,
-                                   instances=tuple(range(1, 51)), **_sizes("24-pancake")),        # la/data's 50
+                                   instances=tuple(range(1, 51)), blocks=BLOCKS, **_sizes("24-pancake")),  # la/data's
     "15-blocksworld": ConfidenceConfig("15-blocksworld", seeds=4000, walk_max=300, node_limit=1_000,
-                                       hard_node_limit=930, instances=tuple(range(1, 51)),
+                                       hard_node_limit=930, instances=tuple(range(1, 51)), blocks=BLOCKS,
                                        **_sizes("15-blocksworld")),
     "24-puzzle": ConfidenceConfig("24-puzzle", seeds=600, walk_max=1000, node_limit=15_000, hard_node_limit=7_701,
                                   instances=tuple(range(1, 51)), supervised=SLIDING_TILE_FIT, blocks=("hard",),
