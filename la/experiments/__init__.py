@@ -15,7 +15,8 @@
     python -m la.experiments.confidence_pilot --domain D
                                               its budgets: the base rows' coverage at every budget, off the test set
     python -m la.experiments.diagnostics      σ_e against walk distance, where calibration is lost
-    python -m la.experiments.merge            runs made apart, joined into one record
+    python -m la.experiments.merge            runs made apart, joined into one record (merge_check.py checks
+                                              the folders first)
 
 `domains.py` holds what LearnHeuristicPrac's settings are on each domain of the paper (§5).
 """

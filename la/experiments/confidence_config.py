@@ -245,7 +245,8 @@ CONFIGS = {
                                   instances=tuple(range(1, 101)), supervised=SLIDING_TILE_FIT, blocks=BLOCKS,
                                   **_sizes("15-puzzle")),                                        # Korf's 100
     "24-pancake": ConfidenceConfig("24-pancake", seeds=5000, walk_max=100, node_limit=1_250, hard_node_limit=852,
-                                   instances=tuple(range(1, 51)), blocks=BLOCKS, **_sizes("24-pancake")),  # la/data's
+                                   instances=tuple(range(1, 51)), blocks=BLOCKS,
+                                   **_sizes("24-pancake")),                                       # la/data's 50
     "15-blocksworld": ConfidenceConfig("15-blocksworld", seeds=4000, walk_max=300, node_limit=1_000,
                                        hard_node_limit=930, instances=tuple(range(1, 51)), blocks=BLOCKS,
                                        **_sizes("15-blocksworld")),
