@@ -63,6 +63,30 @@ def test_the_table_prints_no_spread_for_one_run_and_the_papers_small_times():
     assert " 0.03 " in one and "1/4" in one and "2/8" in two           # the paper's 0.03 s, not 0.0
 
 
+def test_each_rows_standard_error_over_runs_and_the_papers_distance_in_them():
+    from types import SimpleNamespace
+    from la.experiments.suboptimality_table import table
+
+    def test(run, costs):             # every optimal cost is 10: subopt % = 10 × (cost − 10)
+        records = [{"id": i, "solved": True, "cost": c, "optimal": 10, "generated": 100, "seconds": 1.0}
+                   for i, c in enumerate(costs)]
+        return {"run": run, "row": "0.9", "records": records, **summarize(records)}
+
+    cfg = SimpleNamespace(instances=(0, 1), baseline_instances=(0, 1), baseline_row="MD", rows=lambda: ["MD", "0.9"])
+    paper = {"0.9": (1.0, 100, 2.5, 65.2)}
+    many = [test(1, (10, 11)), test(2, (11, 12)), test(3, (10, 10))]       # subopt 5, 15, 0; optimal 50, 0, 100
+    md, row = table(cfg, many, paper)
+    assert md["subopt_se"] is None and md["optimal_se"] is None                           # no runs
+    assert row["subopt"] == pytest.approx(20 / 3) and row["subopt_se"] == pytest.approx(np.std([5, 15, 0], ddof=1)
+                                                                                        / np.sqrt(3))
+    assert row["optimal_se"] == pytest.approx(np.std([50, 0, 100], ddof=1) / np.sqrt(3))
+    text = format_table([md, row])
+    distance = (20 / 3 - 2.5) / row["subopt_se"]
+    assert f"{row['subopt_se']:9.2f} {distance:+16.1f}" in text.split("how many of them")[1]
+    one = table(cfg, many[:1], paper)
+    assert one[1]["subopt_se"] is None and "standard error" not in format_table(one)      # one run: no se
+
+
 def test_the_table_says_when_no_learned_row_solved_a_task():
     """A --quick run's networks solve none of Korf's tasks: said under the table, not left to a column of "—"."""
     def row(name, solved):

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from la.experiments.confidence_config import PAPER_OOD, PAPER_TABLE3, SIGMA_NETWORKS, Row, paper_table2, table3_row
-from la.experiments.runs.runner import mean_std
+from la.experiments.runs.runner import mean_std, spread
 from la.io import write_json, write_text
 
 OOD_COLUMNS = ("in", "out_u", "out_w", "tau", "mae")
@@ -51,14 +51,6 @@ def ood_table(cfg, trained: list) -> list:
         entry["paper"] = None if paper is None else dict(zip(("in", "out_u", "out_w", "tau"), np.divide(paper, 100)))
         rows.append(entry)
     return rows
-
-
-def spread(values) -> tuple:
-    """(mean, sd, se) over runs: sd as `mean_std` (population), se = the sample sd / √n, None below two runs."""
-    values = [float(v) for v in values]
-    mean, sd = mean_std(values)
-    se = float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else None
-    return mean, sd, se
 
 
 def change(units: list, base_units: list) -> tuple:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.runs.runner import mean_std
+from la.experiments.runs.runner import mean_std, spread
 from la.experiments.table3 import ROW_NAMES
 from la.io import write_json, write_text
 from la.rivals.calibration import ALPHAS
@@ -55,6 +55,8 @@ def table(cfg, tests: list, paper: dict, extra=()) -> list:
                  "paper": dict(zip(COLUMNS, paper.get(row, (None,) * len(COLUMNS))))}
         for column in COLUMNS:
             entry[column], entry[column + "_sd"] = mean_std(t[column] for t in mine if t[column] is not None)
+        for column in ("subopt", "optimal"):        # how far the paper's mean lies is read in standard errors
+            entry[column + "_se"] = spread(t[column] for t in mine if t[column] is not None)[2]
         on_common = [summarize([r for r in t["records"] if r["id"] in common]) for t in mine]
         # A row tested on only some of those tasks (the 24-puzzle's `pdb`) has no columns there: "—".
         tested = all(common <= {r["id"] for r in t["records"]} for t in mine)
@@ -97,6 +99,7 @@ def format_table(rows: list, boot=None) -> str:
     if learned and all(r["subopt"] is None for r in learned):
         lines.append("No learned row solved a test task within its budget (expected at --quick's toy scale: its "
                      "networks have seen only states a few steps from the goal).")
+    lines += standard_errors(rows)
     tasks = rows[0]["common"]["tasks"] if rows else 0
     lines.append(f"\nThe same columns on the {tasks} task(s) that every row solved in every run (mean over runs):")
     lines.append(f"{'α':>9} | {'generated':>13} {'subopt %':>9} {'optimal %':>9}")
@@ -105,6 +108,26 @@ def format_table(rows: list, boot=None) -> str:
         lines.append(f"{r['row']:>9} | " + (f"{'—':>13} {'—':>9} {'—':>9}" if c["subopt"] is None else
                                             f"{c['generated']:13,.0f} {c['subopt']:9.2f} {c['optimal']:9.1f}"))
     return "\n".join(lines)
+
+
+def standard_errors(rows: list) -> list:
+    """The lines that read each row's distance from the paper's mean in standard errors of ours (rows of two or
+    more runs with a paper value); [] when no row has them."""
+    def cell(r, column, spec):
+        if r[column + "_se"] is None:
+            return f"{'—':>9} {'—':>16}"
+        paper = r["paper"][column]
+        distance = "—" if paper is None or r[column + "_se"] == 0 else f"{(r[column] - paper) / r[column + '_se']:+.1f}"
+        return f"{r[column + '_se']:{spec}} {distance:>16}"
+    shown = [r for r in rows if r.get("subopt_se") is not None]
+    if not shown:
+        return []
+    return ["\nThe standard error of each mean over runs (the sample sd / √runs), and how many of them our mean lies "
+            "above the paper's:",
+            f"{'α':>9} {'runs':>4} | {'subopt se':>9} {'(ours − paper)/se':>16} | {'optimal se':>9} "
+            f"{'(ours − paper)/se':>16}",
+            *(f"{r['row']:>9} {r['runs']:>4} | {cell(r, 'subopt', '9.2f')} | {cell(r, 'optimal', '9.1f')}"
+              for r in shown)]
 
 
 def calibration_table(results: list, key: str = "calibration") -> list:

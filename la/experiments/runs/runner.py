@@ -278,3 +278,11 @@ def mean_std(values) -> tuple:
     """Mean and (population) standard deviation over runs, or (None, None) for none (JSON has no NaN)."""
     values = np.asarray(list(values), dtype=float)
     return (float(values.mean()), float(values.std())) if len(values) else (None, None)
+
+
+def spread(values) -> tuple:
+    """(mean, sd, se) over runs: sd as `mean_std` (population), se = the sample sd / √n, None below two runs."""
+    values = [float(v) for v in values]
+    mean, sd = mean_std(values)
+    se = float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else None
+    return mean, sd, se
