@@ -279,6 +279,39 @@ def test_resume_refuses_a_damaged_folder_in_one_line_and_touches_nothing(which, 
     assert files(out) == before                                 # nothing trained, nothing rewritten
 
 
+_SEARCHED = {"id": 1, "optimal": 50, "solved": True, "cost": 52, "generated": 10, "seconds": 0.1}
+
+
+@pytest.mark.parametrize("experiment, unit, result, missing", [
+    ("suboptimality", "md", {"run": None, "row": "MD", "tasks": 1, "unsolved": 0}, "records"),     # no run folder
+    ("suboptimality", "run1/test-0.9", {"run": 1, "row": "0.9", "tasks": 1, "unsolved": 0}, "records"),
+    ("suboptimality", "run1/calibration", {"run": 1}, "calibration"),
+    ("suboptimality", "run1/alpha", {"network": "alpha"}, "run"),
+    ("confidence", "hard-classical", {"run": None, "name": "GBFS classical", "tasks": 1, "solved": 1}, "records"),
+    ("confidence", "run1/search/dual-A40-softmax", {"run": 1, "name": "dual A40", "tasks": 1, "solved": 1},
+     "records"),
+    ("confidence", "run1/teacher", {"H": 50}, "run"),
+    ("confidence", "run1/W50", {"run": 1, "network": "W50"}, "seconds"),
+])
+def test_a_resume_checks_each_unit_against_what_its_kind_must_hold(experiment, unit, result, missing, tmp_path):
+    """The suboptimality and confidence experiments' units are of several kinds (`merge_check.unit_shape`): a unit
+    whose unit.json lacks what its tables read is refused before the resume starts, naming file and key."""
+    from functools import partial
+    from la.experiments.merge_check import unit_shape
+    write_json(tmp_path / "experiment.json", {"settings": {"config": {}}, "command": "python -m la.experiments.x"})
+    records = {"records": [{**_SEARCHED, "expanded": 5, "status": "solved"}], "coverage": 100.0, "cost": 52.0,
+               "generated": 10.0, **dict.fromkeys(("time", "subopt", "optimal"), 0.0)}
+    whole = {"run": 1, "network": "W50", "seconds": 1.0, "H": 50, "summary": "done", **records,
+             "calibration": [{"y_alpha_below_h_star": 0.9, "h_admissible": 0.95}],
+             **dict.fromkeys(("in", "out_u", "out_w", "tau", "mae", "epochs"), 0.5), **result}
+    write_json(tmp_path / unit / "unit.json", whole)
+    check_folder(tmp_path, partial(unit_shape, experiment))                       # whole: accepted
+    write_json(tmp_path / unit / "unit.json", {k: v for k, v in whole.items() if k != missing})
+    check_folder(tmp_path)                                     # still a unit's result (JSON with a 'summary') ...
+    with pytest.raises(ValueError, match=f"unit.json: the record has no '{missing}'.*delete the folder"):
+        check_folder(tmp_path, partial(unit_shape, experiment))         # ... but not one its tables can read
+
+
 def test_a_new_run_into_a_used_folder_needs_resume_or_another_out(interrupted, capsys):
     assert run(efficiency.main, ["--quick", "--out", str(interrupted["out"])]) == 2
     err = capsys.readouterr().err

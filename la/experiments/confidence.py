@@ -51,6 +51,7 @@ from la.experiments.confidence_config import BLOCKS, CONFIGS, QUICK, SIGMA_NETWO
 from la.experiments.confidence_search import classical_heuristic, search_specs, search_unit, sigma_signal
 from la.experiments.runs.cli import COUNT_MAX, Parser, count, names, node_limit, pdb_folder, run
 from la.experiments.runs.folder import ROOT, prepare, provenance
+from la.experiments.merge_check import unit_shape
 from la.experiments.runs.network import save_network
 from la.experiments.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.runs.trained import encoding_for
@@ -252,7 +253,7 @@ def main(argv=None) -> int:
     classical_heuristic(cfg.domain, pdb_dir)
     command = ["python", "-m", "la.experiments.confidence", *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, **({} if args.run is None else {"run": args.run})},
-            args.resume, command)
+            args.resume, command, unit_shape=lambda unit: unit_shape("confidence", unit))
     base = {"seed": args.seed, "config": cfg, "pdb_dir": pdb_dir}
     progress = lambda line: print(line, flush=True)                                       # noqa: E731
     networks = (*cfg.networks, *SIGMA_NETWORKS.values())

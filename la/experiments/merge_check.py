@@ -40,6 +40,24 @@ SHAPES = {
 _CALIBRATION = [{"y_alpha_below_h_star": NUMBER, "h_admissible": NUMBER, "network_above_h_ad?": MAYBE}]
 
 
+def unit_shape(experiment: str, unit: str) -> dict:
+    """What the finished unit `unit` of `experiment` ("run1/test-0.9", "md", "run2/search/dual-A40-softmax") must
+    hold: the entry of results.json it becomes (`SHAPES`), so that a resumed run reads only units its tables can
+    use (`la.experiments.runs.folder.prepare`). Suboptimality: a test row (the baseline's unit has no run folder),
+    a calibration, else a training; confidence: a search row (GBFS classical has no run folder), a teacher, else a
+    network."""
+    shapes, last = SHAPES[experiment], unit.rsplit("/", 1)[-1]
+    if experiment == "suboptimality":
+        if last == "calibration":
+            return {"run": int, "calibration": _CALIBRATION, "calibration_random?": _CALIBRATION}
+        return shapes["tests"][0] if "/" not in unit or last.startswith("test-") else shapes["training"][0]
+    if experiment == "confidence":
+        if last == "teacher":
+            return shapes["teacher"][0]
+        return shapes["tests"][0] if "/" not in unit or "/search/" in unit else shapes["training"][0]
+    return shapes["units"][0]
+
+
 def settings_hash(settings: dict) -> str:
     """A hash of what decides a run's results: the settings without the number of runs and the run selection."""
     kept = {**{k: v for k, v in settings.items() if k != "run"},

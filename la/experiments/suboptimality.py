@@ -42,6 +42,7 @@ from la.experiments.runs.machine import machine
 from la.experiments.runs.trained import (calibration_states, check_networks, encoding_for, load_pdbs,
                                     saved_training, trained_network)
 from la.experiments.runs.folder import ROOT, TASKS, prepare, provenance, read_tasks
+from la.experiments.merge_check import unit_shape
 from la.experiments.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
                                                 learning_curves, reductions, summarize, table,
@@ -279,7 +280,8 @@ def main(argv=None) -> int:
                   **({} if args.rows is None else {"rows": tested}),
                   **({} if args.sampler == "paper" else {"sampler": args.sampler}),
                   **({} if bcfg is None else {"baselines": asdict(bcfg)}),
-                  **({"only_baselines": True} if args.only_baselines else {})}, args.resume, command)
+                  **({"only_baselines": True} if args.only_baselines else {})}, args.resume, command,
+            unit_shape=lambda unit: unit_shape("suboptimality", unit))
     base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg, "sampler": args.sampler,
             "baseline_networks": str(out), "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731

@@ -43,7 +43,8 @@ def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=N
 
     The number of runs may differ: runs are independent units, so `--resume --runs 3` adds runs to a folder
     that holds one. The commands of every start and resume are kept. `unit_shape`: what every `unit.json`
-    must hold besides its 'summary' (`la.experiments.runs.cli.check_shape`), checked before a resume begins.
+    must hold besides its 'summary' (`la.experiments.runs.cli.check_shape`), or a function of the unit's name
+    (its folder under `out`, "run1/alpha") that says it for that unit; checked before a resume begins.
     If the run cannot start, folders this call created are removed again (they hold nothing).
     """
     out, marker = Path(out), Path(out) / MARKER
@@ -106,7 +107,7 @@ def check_folder(out: Path, unit_shape=None) -> None:
     """ValueError naming the first damaged file under `out` and what to do; the files are only read.
 
     Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`, and of `unit_shape` if
-    given) and `tasks.json` (see `read_tasks`), every other JSON file and every .npz below the top level
+    given, as `prepare` says) and `tasks.json` (see `read_tasks`), every other JSON file and every .npz below the top level
     (checkpoints with `la.experiments.runs.checkpoint.check_checkpoint`). A damaged Boot round's progress
     (`la.rivals.boot_round`) is remedied by deleting that file alone, which costs only the round under way. The
     top level's results files and figures are not read by a run, which writes them anew at its end.
@@ -117,7 +118,8 @@ def check_folder(out: Path, unit_shape=None) -> None:
         if path.name.startswith(PARTIAL):
             continue
         try:
-            _check_file(path, unit_shape)
+            name = path.parent.relative_to(out).as_posix()             # "run1/alpha": the unit's name
+            _check_file(path, unit_shape(name) if callable(unit_shape) else unit_shape)
         except ValueError as error:
             unit = _unit_folder(path, out)
             if path.name.endswith(ROUND_PROGRESS):      # a Boot round's saved searches: only that round is lost
