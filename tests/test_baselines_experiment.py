@@ -10,6 +10,7 @@ import pytest
 from test_table3 import TOY, TOY_MEAN, pdb_folder, run_experiment, toy_config, toy_sets     # noqa: F401
 
 import la.experiments.suboptimality as suboptimality
+import la.experiments.suboptimality_units as units
 from la.experiments.runs import cli
 from la.bench.neural import fitted_network
 from la.rivals.boot import BootConfig
@@ -59,7 +60,7 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tm
     assert [r["alpha"] for r in rows] == [0.9, 0.75, 0.5]
     assert rows[0]["q"] <= rows[1]["q"] <= rows[2]["q"]            # a larger α, a lower bound
     network, _ = load_network(tmp_path / "run1" / "alpha" / "network.npz")
-    encoding = suboptimality.encoding_for("8-pancake", cfg.encoding, pdb_folder)
+    encoding = units.encoding_for("8-pancake", cfg.encoding, pdb_folder)
     domain, rng = Pancake(8), unit_rng(0, 1, baselines.KEYS["conformal"])
     gap = Gap(domain)
     states, h_star = plan_states([ida_star(domain, gap, s).plan for s in uniform_states(domain, 30, rng)])
@@ -77,7 +78,7 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets, tm
     extra = baselines.rows(BASELINES, cfg.alphas)
     assert extra == ["Boot", "OP 0.9", "OP 0.5", "OP4 0.9", "OP4 0.5", "conf 0.9", "conf 0.75", "conf 0.5"]
     specs = [{**base, "name": f"run1/test-{row.replace(' ', '-')}", "run": 1, "row": row} for row in extra]
-    tests = run_units(suboptimality.test_unit, specs, tmp_path, 1, None)
+    tests = run_units(units.test_unit, specs, tmp_path, 1, None)
     optimal = {t.id: t.optimal for t in toy_sets["8-pancake"]}
     for t in tests:
         assert [r["id"] for r in t["records"]] == sorted(optimal)

@@ -13,7 +13,7 @@ from la.domains.blocksworld import Blocksworld
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.experiments import suboptimality, table1
+from la.experiments import suboptimality_units as units, table1
 from la.experiments.runs import cli
 from la.experiments.runs.compat import NETWORK_ABOUT
 from la.experiments.runs.network import load_network, network_encoding, save_network
@@ -135,7 +135,7 @@ def korf_network(tmp_path_factory):
 
 def test_solve_with_a_network_equals_the_experiments_test_code(korf_network, tmp_path, capsys):
     config = replace(table1.QUICK, instances=(12, 79), test_node_limit=1_000_000)
-    unit = suboptimality.test_unit({"config": config, "row": "0.9", "run": 1, "networks": str(korf_network),
+    unit = units.test_unit({"config": config, "row": "0.9", "run": 1, "networks": str(korf_network),
                                     "name": "run1/test-0.9"}, tmp_path, verbose=False)
     assert all(record["solved"] for record in unit["records"])
     path = korf_network / "run1" / "alpha" / "network.npz"

@@ -10,7 +10,7 @@ import pytest
 from la.plots import generate_task as plots_generate_task, style as plots_style, tables as plots_tables
 from la.rivals.calibration import admissible_fraction, calibration, korf_states_with_h_star
 from la import data
-from la.experiments.suboptimality import summarize
+from la.experiments.suboptimality_table import summarize
 from la.experiments.table1 import DEFAULT, easiest_korf
 from la.experiments.suboptimality_table import format_table
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import la.experiments.suboptimality as suboptimality
+import la.experiments.suboptimality_units as units
 import la.pdb.store
 import la.plots.__main__ as plots
 from la import data
@@ -181,13 +182,13 @@ def toy_sets(monkeypatch):
 def run_experiment(cfg, out, folder, runs=(1,)):
     """Train, test and calibrate as `suboptimality.main` does, in this process."""
     base = {"seed": 0, "config": cfg, "networks": str(out), "pdb_dir": str(folder)}
-    run_units(suboptimality.train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
+    run_units(units.train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
                                          for r in runs for w in ("alpha", "mean")], out, 1, None)
     specs = [{**base, "name": cfg.baseline, "row": cfg.baseline_row}]
     specs += [{**base, "name": f"run{r}/test-{'mean' if row == 'N/A' else row}", "run": r, "row": row}
               for r in runs for row in cfg.rows()[1:]]
-    tests = run_units(suboptimality.test_unit, specs, out, 1, None)
-    calibrations = run_units(suboptimality.calibration_unit, [{**base, "name": f"run{r}/calibration", "run": r}
+    tests = run_units(units.test_unit, specs, out, 1, None)
+    calibrations = run_units(units.calibration_unit, [{**base, "name": f"run{r}/calibration", "run": r}
                                                              for r in runs], out, 1, None)
     return tests, calibrations
 
@@ -226,7 +227,7 @@ def test_each_finished_task_says_how_many_are_done_and_what_is_left_at_the_rows_
                                                                                       tmp_path, monkeypatch):
     cfg = toy_config("8-pancake", "gap", pdb_folder)
     spec = {"seed": 0, "config": cfg, "pdb_dir": str(pdb_folder), "name": "gap", "row": "Gap"}
-    ida_star = suboptimality.ida_star
+    ida_star = units.ida_star
 
     def taking(seconds, searches=None):                      # each search "takes" `seconds`; stop after `searches`
         def search(domain, h, state, **options):
@@ -237,11 +238,11 @@ def test_each_finished_task_says_how_many_are_done_and_what_is_left_at_the_rows_
             return replace(ida_star(domain, h, state, **options), seconds=seconds)
         return search
 
-    monkeypatch.setattr(suboptimality, "ida_star", taking(120.0, [1, 1]))
+    monkeypatch.setattr(units, "ida_star", taking(120.0, [1, 1]))
     with pytest.raises(KeyboardInterrupt):
-        suboptimality.test_unit(spec, tmp_path, False)
-    monkeypatch.setattr(suboptimality, "ida_star", taking(600.0))
-    suboptimality.test_unit(spec, tmp_path, False)
+        units.test_unit(spec, tmp_path, False)
+    monkeypatch.setattr(units, "ida_star", taking(600.0))
+    units.test_unit(spec, tmp_path, False)
     log = (tmp_path / "gap" / "progress.log").read_text().splitlines()
     assert [line[line.rindex("("):] for line in log if "nodes" in line] == [
         "(1 of 4; about 6.0 min left)", "(2 of 4; about 4.0 min left)",
@@ -253,8 +254,8 @@ def test_an_interrupted_test_row_continues_after_its_last_finished_task(pdb_fold
                                                                          monkeypatch):
     cfg = toy_config("8-pancake", "gap", pdb_folder)
     spec = {"seed": 0, "config": cfg, "pdb_dir": str(pdb_folder), "name": "gap", "row": "Gap"}
-    whole = suboptimality.test_unit(spec, tmp_path / "whole", False)
-    searched, ida_star = [], suboptimality.ida_star
+    whole = units.test_unit(spec, tmp_path / "whole", False)
+    searched, ida_star = [], units.ida_star
 
     def stopped_at_the_third(domain, h, state, **options):
         searched.append(state)
@@ -262,23 +263,23 @@ def test_an_interrupted_test_row_continues_after_its_last_finished_task(pdb_fold
             raise KeyboardInterrupt
         return ida_star(domain, h, state, **options)
 
-    monkeypatch.setattr(suboptimality, "ida_star", stopped_at_the_third)
+    monkeypatch.setattr(units, "ida_star", stopped_at_the_third)
     with pytest.raises(KeyboardInterrupt):
-        suboptimality.test_unit(spec, tmp_path / "cut", False)
+        units.test_unit(spec, tmp_path / "cut", False)
     kept = json.loads((tmp_path / "cut" / "gap" / "tasks.json").read_text())
     assert [r["id"] for r in kept] == [1, 2]
     searched.clear()
-    resumed = suboptimality.test_unit(spec, tmp_path / "cut", False)
+    resumed = units.test_unit(spec, tmp_path / "cut", False)
     assert len(searched) == 2                                  # only tasks 3 and 4 were searched again
     drop = lambda records: [{k: v for k, v in r.items() if k != "seconds"} for r in records]    # noqa: E731
     assert drop(resumed["records"]) == drop(whole["records"])
     assert "continuing after the 2 tasks" in (tmp_path / "cut" / "gap" / "progress.log").read_text()
     (tmp_path / "cut" / "gap" / "tasks.json").write_text('[{"id": 9}]')
     with pytest.raises(ValueError, match="tasks this row does not test"):
-        suboptimality.test_unit(spec, tmp_path / "cut", False)
+        units.test_unit(spec, tmp_path / "cut", False)
     (tmp_path / "cut" / "gap" / "tasks.json").write_text('{"id": 1}')
     with pytest.raises(ValueError, match=r"tasks\.json is damaged"):
-        suboptimality.test_unit(spec, tmp_path / "cut", False)
+        units.test_unit(spec, tmp_path / "cut", False)
 
 
 def test_a_process_loads_an_encodings_pdbs_once(pdb_folder, tmp_path, monkeypatch):
@@ -288,8 +289,8 @@ def test_a_process_loads_an_encodings_pdbs_once(pdb_folder, tmp_path, monkeypatc
     loads = []
     real = la.pdb.store.load
     monkeypatch.setattr(la.pdb.store, "load", lambda *args, **kwargs: loads.append(args[0]) or real(*args, **kwargs))
-    first = suboptimality.encoding_for("8-pancake", cfg.encoding, folder)
-    again = suboptimality.encoding_for("8-pancake", json.loads(json.dumps(cfg.encoding)), str(folder))
+    first = units.encoding_for("8-pancake", cfg.encoding, folder)
+    again = units.encoding_for("8-pancake", json.loads(json.dumps(cfg.encoding)), str(folder))
     assert first is again and len(loads) == 4                   # four distinct patterns, each read once
 
 
@@ -487,7 +488,7 @@ def test_the_committed_table3_networks_give_their_records_calibration(domain):
     measured = [(calibration(heuristic_for, *calibration_states(domain)), record["calibration"])]
     if record["config"]["calibration_random"]:
         states, h_star = uniform_blocksworld(make_domain(domain).size, record["config"]["calibration_random"],
-                                             unit_rng(record["seed"], *suboptimality.UNIFORM_KEY))
+                                             unit_rng(record["seed"], *units.UNIFORM_KEY))
         measured.append((calibration(heuristic_for, states, h_star), record["calibration_random"]))
     assert len(measured) == (2 if domain == "15-blocksworld" else 1)
     for rows, saved_rows in measured:

@@ -20,6 +20,7 @@ import pytest
 import la.bench.__main__ as bench
 import la.experiments.efficiency as efficiency
 import la.experiments.suboptimality as suboptimality
+import la.experiments.suboptimality_units as suboptimality_units
 import la.plots.__main__ as plots
 import la.search.reference
 import la.solve as solve
@@ -262,7 +263,7 @@ def no_work(monkeypatch, inputs):
     deny_writing(monkeypatch, inputs / "locked")
     for module, name in [(solve, "ida_star"), (la.search.reference, "ida_star"), (efficiency, "run_units"),
                          (efficiency, "train"), (suboptimality, "run_units"),
-                         (suboptimality, "train"), (plots_tables, "table2_efficiency"),
+                         (suboptimality_units, "train"), (plots_tables, "table2_efficiency"),
                          (plots_tables, "all_from_suboptimality"), (shutil, "copyfile")]:
         monkeypatch.setattr(module, name, tripwire)
     for section in bench.SECTIONS.values():

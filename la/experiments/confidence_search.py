@@ -17,7 +17,7 @@ from la.experiments.confidence_config import SIGMA_NETWORKS, Row
 from la.experiments.runs.network import load_network
 from la.experiments.runs.runner import unit_progress
 from la.experiments.runs.trained import encoding_for
-from la.experiments.suboptimality import TASK_LABELS
+from la.experiments.suboptimality_units import TASK_LABELS
 from la.experiments.table3 import TEST_SETS
 from la.heller.dual_queue import dual_queue
 from la.heller.evaluators import NNEvaluator, SigmaA, SigmaE
