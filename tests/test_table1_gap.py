@@ -194,3 +194,43 @@ def test_an_arms_seeds_merge_with_their_rows_sampler_and_machines(tmp_path):
     assert merged["rows"] == ["0.9"] and merged["sampler"] == "authors" and merged["runs"] == [1, 2]
     assert [m["numpy"] for m in merged["machines"]] == [np.__version__] * 2
     assert [t["machine"]["numpy"] for t in merged["training"]] == [np.__version__] * 2
+
+
+def _record(run: int, alphas: list, solved: float, rows: dict) -> dict:
+    """A suboptimality record of seed `run` with the α schedule `alphas` and the rows {row: subopt %}."""
+    tests = [{"run": run, "row": row, "tasks": 100, "unsolved": 0, "records": [], "time": 1.0, "generated": 1.0,
+              "subopt": subopt, "optimal": 50.0} for row, subopt in rows.items()]
+    return {"experiment": "suboptimality", "seed": 0, "config": {"runs": 10}, "table": [],
+            "training": [{"run": run, "network": "alpha", "solved_train": solved}],
+            "learning_curves": {"alpha": [[{"iteration": i + 1, "alpha": a} for i, a in enumerate(alphas)]]},
+            "calibration": [{"alpha": 0.9, "y_alpha_below_h_star": 0.4}], "tests": tests}
+
+
+def test_the_gap_table_pairs_each_arm_with_the_controls_seed(tmp_path, capsys):
+    from la.experiments import table1_gap
+    from la.experiments.runs.cli import run
+    from la.io import write_json
+    write_json(tmp_path / "control" / "run1" / "results.json", _record(1, [0.99, 0.99, 0.94], 0.9, {"0.9": 8.0}))
+    write_json(tmp_path / "control" / "run2" / "results.json", _record(2, [0.99, 0.94, 0.89], 0.8, {"0.9": 5.0}))
+    write_json(tmp_path / "budget-x4" / "run2" / "results.json", _record(2, [0.99] * 3, 0.95, {"0.9": 4.0,
+                                                                                             "0.5": 6.0}))
+    records = [{"iteration": 1, "alpha": 0.99, "label": label, "h_star": h, "start": []}
+               for label, h in ((40, 40), (44, 40), (20, 10), (31, None))]      # only the first two count
+    write_json(tmp_path / "label-audit_control-run1.json", {"experiment": "label-audit", "units": {
+        "run1/alpha": {"records": records}}})
+    table = table1_gap.read_seeds(tmp_path)
+    assert list(table) == [("control", 1), ("control", 2), ("budget-x4", 2)]          # the control first
+    one = table[("control", 1)]
+    assert one["final_alpha"] == 0.94 and one["held_through"] == 2 and one["solved_train"] == 90.0
+    assert one["labels_alpha"] == pytest.approx(5.0) and one["labels_mean"] is None      # (0 + 10 %) / 2
+    assert one["y09_below"] == 40.0 and table[("control", 2)]["labels_alpha"] is None    # no audit
+    assert table1_gap.paired(table) == [{"arm": "budget-x4", "row": "0.9", "seeds": [2], "changes": [-1.0],
+                                         "mean": -1.0}]                # seed 2 alone; 0.5 has no control
+    assert run(table1_gap.main, [str(tmp_path)]) == 0
+    assert "budget-x4  0.9 |        2 | 2: -1.00" in capsys.readouterr().out
+    (tmp_path / "budget-x4" / "run2" / "results.json").write_text("{")
+    assert run(table1_gap.main, [str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "budget-x4/run2/results.json': not JSON" in err and len(err.strip().splitlines()) == 1
+    assert run(table1_gap.main, [str(tmp_path / "control" / "run1")]) == 2
+    assert "no <arm>/run<K>/results.json" in capsys.readouterr().err

@@ -17,6 +17,9 @@
     python -m la.experiments.diagnostics      σ_e against walk distance, where calibration is lost
     python -m la.experiments.merge            runs made apart, joined into one record (merge_check.py checks
                                               the folders first)
+    python -m la.experiments.label_audit      how far from optimal the labels of a run's training plans were
+    python -m la.experiments.table1_gap       Table 1's gap (figures/table1-gap/) seed by seed, each arm
+                                              against the control
 
 `domains.py` holds what LearnHeuristicPrac's settings are on each domain of the paper (§5).
 """

@@ -1,0 +1,151 @@
+"""Table 1's gap, seed by seed: what each experiment of figures/table1-gap/ changed against the control.
+
+    python -m la.experiments.table1_gap                    # the committed records, figures/table1-gap
+    python -m la.experiments.table1_gap results/table1-gap
+
+Reads every `<arm>/run<K>/results.json` under the folder (the suboptimality experiment's record of seed K of
+that arm) and, where it is there, the seed's label audit `label-audit_<arm>-run<K>.json`
+(`la.experiments.label_audit`), and prints for each seed: how the α network trained (the final α, the last
+iteration still at α0 = 0.99, the share of its training tasks solved), how far above optimal the labels of its
+plans of cost 30 or more were (the α network's and the single-output network's), the share of the states of
+Korf's optimal plans with y^0.9 <= h*, and the test rows α = 0.9, 0.5 and N/A (suboptimality %, % optimal,
+unsolved). Then each arm against the control, seed by seed: an arm runs the control's seeds with one thing
+changed, so a difference on one seed is the change's effect on that seed and the mean over seeds is the effect.
+Only reads.
+"""
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from la.experiments.label_audit import LONG, summary
+from la.experiments.merge_check import SHAPES
+from la.experiments.runs.cli import Parser, existing_folder, read_results, run
+from la.experiments.runs.folder import ROOT
+
+CONTROL = "control"
+ORDER = (CONTROL, "budget-x2", "budget-x4", "ceiling", "batched", "sampler")   # the issue's order; others after
+ROWS = ("0.9", "0.5", "N/A")               # the rows every arm tests
+ALPHA0 = 0.99                              # α at the start of training (paper §5)
+
+
+def seeds(folder: Path) -> dict:
+    """{(arm, K): results.json path} for every finished seed under `folder`, arms in the issue's order."""
+    found = {}
+    for path in folder.glob("*/run*/results.json"):
+        match = re.fullmatch(r"run(\d+)", path.parent.name)
+        if match:
+            found[(path.parent.parent.name, int(match[1]))] = path
+    rank = lambda key: (ORDER.index(key[0]) if key[0] in ORDER else len(ORDER), key[0], key[1])   # noqa: E731
+    return dict(sorted(found.items(), key=lambda item: rank(item[0])))
+
+
+def long_labels(audit: dict | None, network: str) -> float | None:
+    """The audited labels of plans of cost >= 30 of `network` ("alpha" or "mean"): mean label/h* − 1, in %."""
+    if audit is None:
+        return None
+    units = [u for name, u in audit["units"].items() if name.endswith("/" + network)]
+    records = [r for u in units for r in u["records"] if r["label"] >= LONG and r["h_star"] is not None]
+    if not records:
+        return None
+    return summary([{**r, "all": 0} for r in records], "all")[0]["subopt"]
+
+
+def seed_row(record: dict, audit: dict | None) -> dict:
+    """One seed's training, labels, calibration and test rows, from its results record and label audit."""
+    curves = [c for c in record["learning_curves"].get("alpha", []) if c]
+    curve = curves[0] if curves else []
+    alpha_net = [t for t in record["training"] if t.get("network") == "alpha"]
+    calibration = {c["alpha"]: c["y_alpha_below_h_star"] for c in record.get("calibration", [])}
+    rows = {}
+    for test in record["tests"]:
+        if test["row"] in ROWS:
+            rows[test["row"]] = (test["subopt"], test["optimal"], test["unsolved"])
+    return {"final_alpha": curve[-1]["alpha"] if curve else None,
+            "held_through": max((e["iteration"] for e in curve if e["alpha"] >= ALPHA0), default=None),
+            "solved_train": 100 * alpha_net[0]["solved_train"] if alpha_net else None,
+            "labels_alpha": long_labels(audit, "alpha"), "labels_mean": long_labels(audit, "mean"),
+            "y09_below": 100 * calibration[0.9] if 0.9 in calibration else None, "rows": rows}
+
+
+def read_seeds(folder: Path) -> dict:
+    """{(arm, K): seed_row} for every finished seed under `folder`; ValueError names a damaged file."""
+    table = {}
+    for (arm, k), path in seeds(folder).items():
+        record = read_results(path, "suboptimality", SHAPES["suboptimality"])
+        audit_path = folder / f"label-audit_{arm}-run{k}.json"
+        audit = read_results(audit_path, "label-audit", {"units": dict}) if audit_path.exists() else None
+        table[(arm, k)] = seed_row(record, audit)
+    return table
+
+
+def _cell(value, spec: str, width: int) -> str:
+    return f"{'—':>{width}}" if value is None else f"{value:{width}{spec}}"
+
+
+def format_seeds(table: dict) -> str:
+    """Every seed as one line: training, labels, calibration, and the three rows (subopt % / optimal %, unsolved)."""
+    lines = [f"{'arm':>10} {'seed':>4} | {'final α':>7} {'α0 until':>8} {'solved':>6} | {'labels ≥ 30: α':>14} "
+             f"{'N/A':>5} | {'y^0.9<=h*':>9} | " + " | ".join(f"{row:>18}" for row in ROWS)]
+    for (arm, k), s in table.items():
+        cells = []
+        for row in ROWS:
+            if row in s["rows"] and s["rows"][row][0] is not None:
+                subopt, optimal, unsolved = s["rows"][row]
+                cells.append(f"{subopt:6.2f} / {optimal:5.1f} ({unsolved})".rjust(18))
+            else:
+                cells.append(f"{'—':>18}")
+        lines.append(f"{arm:>10} {k:>4} | {_cell(s['final_alpha'], '.2f', 7)} {_cell(s['held_through'], 'd', 8)} "
+                     f"{_cell(s['solved_train'], '.1f', 6)} | {_cell(s['labels_alpha'], '.2f', 14)} "
+                     f"{_cell(s['labels_mean'], '.2f', 5)} | {_cell(s['y09_below'], '.1f', 9)} | " + " | ".join(cells))
+    return "\n".join(lines)
+
+
+def paired(table: dict) -> list:
+    """Per arm other than the control and per row: the seeds both ran, the arm's subopt % less the control's on
+    each, and their mean; rows with no common seed are left out."""
+    out = []
+    for arm in dict.fromkeys(a for a, _ in table if a != CONTROL):
+        for row in ROWS:
+            both = sorted(k for a, k in table if a == arm and (CONTROL, k) in table
+                          and table[(arm, k)]["rows"].get(row, (None,))[0] is not None
+                          and table[(CONTROL, k)]["rows"].get(row, (None,))[0] is not None)
+            if both:
+                changes = [table[(arm, k)]["rows"][row][0] - table[(CONTROL, k)]["rows"][row][0] for k in both]
+                out.append({"arm": arm, "row": row, "seeds": both, "changes": changes,
+                            "mean": float(np.mean(changes))})
+    return out
+
+
+def format_paired(pairs: list) -> str:
+    lines = ["Each arm against the control on the same seeds: subopt % of the arm less the control's (negative: the "
+             "arm is closer to optimal)",
+             f"{'arm':>10} {'row':>4} | {'seeds':>8} | {'per seed':<30} | {'mean':>6}"]
+    for p in pairs:
+        per_seed = ", ".join(f"{k}: {c:+.2f}" for k, c in zip(p["seeds"], p["changes"]))
+        lines.append(f"{p['arm']:>10} {p['row']:>4} | {','.join(map(str, p['seeds'])):>8} | {per_seed:<30} | "
+                     f"{p['mean']:+6.2f}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = Parser(prog="python -m la.experiments.table1_gap", description=__doc__.split("\n")[0])
+    parser.add_argument("folder", nargs="?", type=existing_folder, default=ROOT / "figures" / "table1-gap",
+                        help="the folder of the arms (default: the committed figures/table1-gap)")
+    args = parser.parse_args(argv)
+    table = read_seeds(args.folder)
+    if not table:
+        raise ValueError(f"{args.folder}: no <arm>/run<K>/results.json in it (is it Table 1's gap's folder?)")
+    print(f"Table 1's gap, {len(table)} finished seeds in {args.folder}; labels: audited plans of cost >= {LONG}, "
+          f"label / h* − 1 in %; rows: subopt % / optimal % (unsolved of 100)")
+    print(format_seeds(table))
+    pairs = paired(table)
+    if pairs:
+        print()
+        print(format_paired(pairs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))
