@@ -144,6 +144,12 @@ def test_the_ffnn_fit_learns_and_keeps_its_best_epoch(md_data):
     assert history.val_loss[history.best_epoch] == min(history.val_loss) < before
     mu, _ = net.predict(X_val)
     assert np.mean(np.abs(10 * mu - y_val)) < 1.5                      # learnt MD in cost units (y/10 targets)
+    seen = []
+    net, opt = build_ffnn(replace(FFNNConfig(), n_hidden=16, dropout=0.0), X.shape[1], np.random.default_rng(9))
+    again = fit_ffnn(net, opt, X, y, X_val, y_val, cfg, np.random.default_rng(10),
+                     on_epoch=lambda h, best: seen.append((len(h.val_loss), best)))
+    assert again == history and seen == [(e + 1, seen[e][1]) for e in range(len(history.val_loss))]
+    assert seen[-1][1] == history.best_epoch                         # a progress line only reads
 
 
 def test_the_wunn_fit_learns_and_keeps_its_best_epoch(md_data):

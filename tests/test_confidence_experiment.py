@@ -304,3 +304,14 @@ def test_the_pilot_measures_coverage_at_every_budget_on_tasks_outside_the_test_s
                 assert confidence_pilot.coverage_at(records, budget - 1) < float(share[:-1]) / 100
     classical = made["table"]["GBFS classical"]["coverage"]
     assert list(classical) == ["1000", "2000", "4000"]
+
+
+def test_a_network_says_how_far_it_is_every_fifty_epochs(monkeypatch):
+    from types import SimpleNamespace
+    clock = iter([100.0, 400.0])                               # 300 s after 50 epochs
+    monkeypatch.setattr(confidence.time, "perf_counter", lambda: next(clock))
+    lines, began = [], confidence.time.perf_counter()
+    on_epoch = confidence.epoch_progress("U90", 500, began, lines.append)
+    for epochs in range(1, 51):
+        on_epoch(SimpleNamespace(val_loss=[0.5] * (epochs - 1) + [0.25]), 41)
+    assert lines == ["U90: epoch 50, validation loss 0.25 (best: epoch 42), 5.0 min; at most 45 min more"]

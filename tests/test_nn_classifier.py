@@ -209,6 +209,20 @@ def test_training_stops_when_validation_loss_turns_up_and_keeps_the_best_epoch()
     assert loss == history.val_loss[best] and accuracy == history.val_accuracy[best]   # the best epoch's params
 
 
+def test_the_epoch_callback_sees_every_epoch_and_changes_nothing():
+    rng = np.random.default_rng(0)
+    (xt, ct), (xv, cv) = noisy_two_bit_data(60, rng), noisy_two_bit_data(100, rng)
+    cfg = replace(ClassifierConfig(), hidden=(8, 8, 8), lr=1e-2, batch_size=10, patience=3, max_epochs=20)
+    runs, seen = [], []
+    for on_epoch in (None, lambda history, best: seen.append((len(history.val_loss), best))):
+        net, opt = build_classifier(cfg, 8, 2, np.random.default_rng(1))
+        runs.append((train(net, opt, xt, ct, xv, cv, cfg, np.random.default_rng(2), on_epoch=on_epoch), net))
+    (plain, a), (watched, b) = runs
+    assert plain == watched and all(np.array_equal(a.params[k], b.params[k]) for k in a.params)
+    assert [epochs for epochs, _ in seen] == list(range(1, len(plain.val_loss) + 1))
+    assert seen[-1][1] == plain.best_epoch                  # the best epoch so far, as early stopping keeps it
+
+
 def test_fit_trains_fold_i_exactly_as_fit_folds_does():
     rng = np.random.default_rng(6)
     x, cost = (rng.random((60, 6)) < 0.5).astype(np.float32), rng.integers(0, 4, 60)

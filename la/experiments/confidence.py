@@ -67,6 +67,7 @@ from la.nn.config import build_ffnn, build_wunn
 TRAIN, VALIDATION, HELD_OUT = 0, 1, 2          # a teacher state's role
 TEACHER_KEY, NETWORK_KEY, NOISE_KEY = 0, 1, 2  # unit_rng keys after the run's number
 TEACHER_CHUNK = 100                            # seeds per progress line of the teacher
+EPOCH_LINES = 50                               # epochs per progress line of a network
 
 
 def split_roles(starts, folds: int, held_out: float, rng) -> np.ndarray:
@@ -129,8 +130,10 @@ def network_unit(spec: dict, out: Path, verbose: bool) -> dict:
              for i, (kind, sampler) in enumerate((("U", UniformNoise), ("W", WeightedNoise)))}  # every network
     rng = unit_rng(spec["seed"], r, NETWORK_KEY, (*cfg.networks, *SIGMA_NETWORKS.values()).index(which))
     began = time.perf_counter()
-    if which in SIGMA_NETWORKS.values():
-        net, history = train_sigma_network(which, cfg, X, costs, trn, val, rng)
+    sigma = which in SIGMA_NETWORKS.values()
+    on_epoch = epoch_progress(which, (cfg.supervised if sigma else cfg.classifier).max_epochs, began, progress)
+    if sigma:
+        net, history = train_sigma_network(which, cfg, X, costs, trn, val, rng, on_epoch)
         c_train = sigma_signal(which, net, cfg)(X[trn])
     else:
         sampler, Y = noise_of(which)
@@ -139,7 +142,7 @@ def network_unit(spec: dict, out: Path, verbose: bool) -> dict:
         H = int(costs[role != HELD_OUT].max())
         net, opt = build_classifier(cfg.classifier, X.shape[1], H, rng)
         history = train(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.classifier, rng,
-                        None if sampler is None else sampler(X[trn]), Y)
+                        None if sampler is None else sampler(X[trn]), Y, on_epoch)
         c_train = NNEvaluator(net, encoding)(data["states"][trn])[1]          # the searches' evaluator
     seconds = time.perf_counter() - began
     progress(f"{which}: {len(history.val_loss)} epochs in {seconds:.0f} s, best epoch {history.best_epoch + 1}")
@@ -155,13 +158,26 @@ def network_unit(spec: dict, out: Path, verbose: bool) -> dict:
                                                                        for k in ("in", "out_u", "out_w"))}
 
 
-def train_sigma_network(which: str, cfg, X, costs, trn, val, rng) -> tuple:
+def epoch_progress(which: str, max_epochs: int, began: float, progress, every: int = EPOCH_LINES):
+    """A network's progress line every `every` epochs: its validation loss, its best epoch so far, the time, and the
+    most it can take yet (early stopping ends it sooner, which no one can say ahead)."""
+    def on_epoch(history, best: int) -> None:
+        epochs = len(history.val_loss)
+        if epochs % every == 0:
+            seconds = time.perf_counter() - began
+            progress(f"{which}: epoch {epochs}, validation loss {history.val_loss[-1]:.4g} (best: epoch {best + 1}), "
+                     f"{seconds / 60:.1f} min; at most {(max_epochs - epochs) * seconds / epochs / 60:.0f} min more")
+    return on_epoch
+
+
+def train_sigma_network(which: str, cfg, X, costs, trn, val, rng, on_epoch=None) -> tuple:
     """The two-output FFNN ("FFNN") or the WUNN ("WUNN") fitted to the teacher's costs (`la.heller.uncertainty_fit`)."""
     if which == "FFNN":
         net, opt = build_ffnn(cfg.ffnn, X.shape[1], rng.spawn(1)[0], cfg.supervised.target_scale)  # own rng: dropout
-        return net, fit_ffnn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng)
+        return net, fit_ffnn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng, on_epoch)
     net, opt = build_wunn(cfg.wunn, X.shape[1], rng)
-    return net, fit_wunn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng, cfg.wunn.S)
+    return net, fit_wunn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng, cfg.wunn.S,
+                         on_epoch)
 
 
 def predictor(which: str, net, cfg):

@@ -78,11 +78,12 @@ class BestEpoch:
 
 
 def train(net: Classifier, opt, x_train, c_train, x_val, c_val, cfg: ClassifierConfig, rng: np.random.Generator,
-          sampler=None, Y: float = 0.0) -> History:
+          sampler=None, Y: float = 0.0, on_epoch=None) -> History:
     """Minibatch Adam with early stopping on (x_val, c_val); `net` ends with its best epoch's parameters.
 
     With a noise `sampler` (`la.heller.ood.UniformNoise` or `WeightedNoise`, built from the training inputs) and
-    Y > 0, every minibatch of b training rows gets `ood_rows(b, Y)` fresh noise rows.
+    Y > 0, every minibatch of b training rows gets `ood_rows(b, Y)` fresh noise rows. `on_epoch(history, best)`,
+    if given, is called after each epoch (a progress line; it only reads).
     """
     n_ood = ood_rows(cfg.batch_size, Y)                  # checks Y
     if n_ood and sampler is None:
@@ -104,7 +105,10 @@ def train(net: Classifier, opt, x_train, c_train, x_val, c_val, cfg: ClassifierC
         history.train_loss.append(float(np.mean(losses)))
         history.val_loss.append(val_loss)
         history.val_accuracy.append(val_accuracy)
-        if keeper.stop_after(net, history):
+        stop = keeper.stop_after(net, history)
+        if on_epoch is not None:
+            on_epoch(history, keeper.best)
+        if stop:
             break
     keeper.restore(net, history)
     return history
