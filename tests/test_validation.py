@@ -28,7 +28,7 @@ from la.domains.blocksworld import Blocksworld
 from la.domains.names import make_domain
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
-from la.experiments.runs import cli
+from la.experiments.runs import cli, shapes
 from la.experiments.runs.network import save_network
 from la.experiments.runs.persist import save
 from la.features import OneHot
@@ -178,7 +178,7 @@ def test_existing_folders_and_files(tmp_path):
 # --- results files ------------------------------------------------------------------------------------------
 
 def toy_shape():
-    return {"experiment": str, "table": [{"row": str, "value": cli.NUMBER, "sd?": cli.MAYBE}], "curves": [[int], ...]}
+    return {"experiment": str, "table": [{"row": str, "value": shapes.NUMBER, "sd?": shapes.MAYBE}], "curves": [[int], ...]}
 
 
 @pytest.mark.parametrize("content, message", [
@@ -197,7 +197,7 @@ def test_results_files_of_the_wrong_shape_are_one_line_naming_the_file(tmp_path,
     path = tmp_path / "results.json"
     path.write_bytes(content)
     with pytest.raises(ValueError, match=message) as refused:
-        cli.read_results(path, "toy", toy_shape())
+        shapes.read_results(path, "toy", toy_shape())
     assert "results.json" in str(refused.value) and "\n" not in str(refused.value)
 
 
@@ -205,9 +205,9 @@ def test_a_results_file_of_the_right_shape_is_read(tmp_path):
     path = tmp_path / "results.json"
     record = {"experiment": "toy", "table": [{"row": "a", "value": 1.5, "sd": None}], "curves": [], "more": 1}
     path.write_text(json.dumps(record))
-    assert cli.read_results(path, "toy", toy_shape()) == record
+    assert shapes.read_results(path, "toy", toy_shape()) == record
     with pytest.raises(ValueError, match="cannot read it"):
-        cli.read_results(tmp_path / "missing.json", "toy", toy_shape())
+        shapes.read_results(tmp_path / "missing.json", "toy", toy_shape())
 
 
 def test_the_committed_results_have_the_shape_the_figures_read():

@@ -43,6 +43,7 @@ from la.experiments.runs.checkpoint import BUFFER, check_checkpoint
 from la.experiments.runs.cli import Parser, count, existing_folder, node_limit, run, seed
 from la.experiments.runs.folder import ROOT
 from la.experiments.runs.network import load_network
+from la.experiments.runs.shapes import check_shape
 from la.features.encodings import describe, encode, for_domain
 from la.heuristics.classical import Manhattan
 from la.io import write_json
@@ -150,7 +151,7 @@ def read_h_star(path: Path, domain, old: bool = False) -> dict:
         if old:
             cache["solved"] = {k: v for k, v in _entries(data, domain, -1, path, "").items() if v >= 0}
         else:
-            cli.check_shape(data, {"solved": dict, "unsolved": dict}, str(path))
+            check_shape(data, {"solved": dict, "unsolved": dict}, str(path))
             cache = {"solved": _entries(data["solved"], domain, 0, path, "solved "),
                      "unsolved": _entries(data["unsolved"], domain, 1, path, "unsolved ")}
     except ValueError as error:

@@ -24,7 +24,8 @@ import numpy as np
 from la.config import LearnConfig, node_budget
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.experiments.runs.cli import COUNT_MAX, NUMBER, Parser, count, figure_file, run
+from la.experiments.runs.cli import COUNT_MAX, Parser, count, figure_file, run
+from la.experiments.runs.shapes import NUMBER
 from la.experiments.runs.folder import ROOT, prepare, provenance
 from la.experiments.runs.network import save_network
 from la.experiments.runs.progress import HEARTBEAT, Heartbeat

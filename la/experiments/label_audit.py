@@ -176,7 +176,7 @@ def main(argv=None) -> int:
     settings = {"min_label": args.min_label, "node_limit": args.node_limit}
     known, done = {}, {}
     if path.exists():
-        from la.experiments.runs.cli import read_results
+        from la.experiments.runs.shapes import read_results
         before = read_results(path, "label-audit", {"settings": dict, "units": dict})
         if before["settings"] == settings:
             done = before["units"]

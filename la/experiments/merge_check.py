@@ -9,7 +9,7 @@ import typing
 from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
 
-from la.experiments.runs.cli import MAYBE, NUMBER, check_shape
+from la.experiments.runs.shapes import MAYBE, NUMBER, check_shape
 from la.experiments.runs.folder import read_experiment, read_result
 
 EXPERIMENTS = ("suboptimality", "efficiency", "confidence")

@@ -21,7 +21,8 @@ import numpy as np
 
 from la.experiments.label_audit import LONG, summary
 from la.experiments.merge_check import SHAPES
-from la.experiments.runs.cli import Parser, existing_folder, read_results, run
+from la.experiments.runs.cli import Parser, existing_folder, run
+from la.experiments.runs.shapes import read_results
 from la.experiments.runs.folder import ROOT
 
 CONTROL = "control"

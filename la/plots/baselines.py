@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.runs.cli import NUMBER, check_shape
+from la.experiments.runs.shapes import NUMBER, check_shape
 from la.plots import style
 from la.plots.records import read_record
 from la.plots.style import plt

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from la.experiments.confidence_config import BLOCKS, PAPER_TABLE2, PAPER_TABLE3
-from la.experiments.runs.cli import MAYBE, read_results
+from la.experiments.runs.shapes import MAYBE, read_results
 from la.plots import style
 from la.plots.style import or_nan, plt
 

@@ -9,7 +9,7 @@
 """
 from pathlib import Path
 
-from la.experiments.runs.cli import MAYBE, NUMBER, check_shape, read_results
+from la.experiments.runs.shapes import MAYBE, NUMBER, check_shape, read_results
 from la.plots import style
 from la.plots.style import plt
 

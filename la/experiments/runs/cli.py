@@ -9,11 +9,11 @@ a reader that raises ValueError naming the file:
     paths          out_folder, pdb_folder, figure_file, existing_folder, existing_file: none creates anything
     lists          names(allowed, what): comma-separated names, each one of `allowed`
     states         parse_state(domain, text), state_text(state): a state as a line of integers, and back
-    results files  read_results(path, experiment, shape), check_shape: what the figures read, before any is drawn
+
+Results files are read and checked by `la.experiments.runs.shapes` (read_results, check_shape).
 """
 import argparse
 import errno
-import json
 import math
 import os
 import re
@@ -65,11 +65,11 @@ def file_error(error: OSError) -> str:
     """An OSError that names its file as one line: "cannot write <file> (No space left on device)"."""
     reason = error.strerror or str(error)
     if isinstance(error, WriteError):
-        return f"cannot write {_shown(str(error.filename))} ({reason})"
-    return f"{_shown(str(error.filename))}: {reason}"
+        return f"cannot write {shown(str(error.filename))} ({reason})"
+    return f"{shown(str(error.filename))}: {reason}"
 
 
-def _shown(text: str) -> str:
+def shown(text: str) -> str:
     """The user's text quoted for a message; an absurdly long one keeps only its two ends."""
     return repr(text) if len(text) <= 120 else f"{text[:40]!r}...{text[-40:]!r} ({len(text):,} characters)"
 
@@ -84,11 +84,11 @@ def integer(low: int, high: int):
         except InvalidOperation:
             value = Decimal("NaN")
         if not value.is_finite() or value != value.to_integral_value():
-            raise ArgumentTypeError(f"expected an integer, got {_shown(text)}")
+            raise ArgumentTypeError(f"expected an integer, got {shown(text)}")
         if value < low:
-            raise ArgumentTypeError(f"must be at least {low}, got {_shown(text)}")
+            raise ArgumentTypeError(f"must be at least {low}, got {shown(text)}")
         if value > high:
-            raise ArgumentTypeError(f"must be at most {high:,}, got {_shown(text)}")
+            raise ArgumentTypeError(f"must be at most {high:,}, got {shown(text)}")
         return int(value)
     parse.__name__ = "integer"
     return parse
@@ -105,11 +105,11 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ArgumentTypeError(f"expected a number of seconds, got {_shown(text)}") from None
+        raise ArgumentTypeError(f"expected a number of seconds, got {shown(text)}") from None
     if not math.isfinite(value):
-        raise ArgumentTypeError(f"must be a finite number of seconds, got {_shown(text)}")
+        raise ArgumentTypeError(f"must be a finite number of seconds, got {shown(text)}")
     if value <= 0:
-        raise ArgumentTypeError(f"must be more than 0 seconds, got {_shown(text)}")
+        raise ArgumentTypeError(f"must be more than 0 seconds, got {shown(text)}")
     return value
 
 
@@ -118,9 +118,9 @@ def alpha(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ArgumentTypeError(f"expected a number between 0 and 1, got {_shown(text)}") from None
+        raise ArgumentTypeError(f"expected a number between 0 and 1, got {shown(text)}") from None
     if not 0 < value < 1:                                   # also refuses nan
-        raise ArgumentTypeError(f"must lie strictly between 0 and 1, got {_shown(text)}")
+        raise ArgumentTypeError(f"must lie strictly between 0 and 1, got {shown(text)}")
     return value
 
 
@@ -135,9 +135,9 @@ def _kind(path: Path, text: str) -> str | None:
     except OSError as error:
         if error.errno == errno.ENAMETOOLONG:
             return None                                # `_creatable` says which name is too long
-        raise ArgumentTypeError(f"cannot use {_shown(text)} ({error.strerror})") from None
+        raise ArgumentTypeError(f"cannot use {shown(text)} ({error.strerror})") from None
     except ValueError:                                 # a NUL character
-        raise ArgumentTypeError(f"cannot use {_shown(text)} as a file name") from None
+        raise ArgumentTypeError(f"cannot use {shown(text)} as a file name") from None
     return "folder" if stat.S_ISDIR(mode) else "file"
 
 
@@ -148,15 +148,15 @@ def _creatable(path: Path) -> None:
         missing.append(place.name)
         place = place.parent
     if not place.is_dir():
-        raise ArgumentTypeError(f"cannot create {_shown(str(path))}: {_shown(str(place))} is a file, not a folder")
+        raise ArgumentTypeError(f"cannot create {shown(str(path))}: {shown(str(place))} is a file, not a folder")
     if not os.access(place, os.W_OK | os.X_OK):
-        raise ArgumentTypeError(f"cannot write in {_shown(str(place))}")
+        raise ArgumentTypeError(f"cannot write in {shown(str(place))}")
     try:
         longest = os.pathconf(place, "PC_NAME_MAX")
     except (OSError, ValueError, AttributeError):
         longest = 255
     if any(len(os.fsencode(name)) > longest for name in missing):
-        raise ArgumentTypeError(f"cannot create {_shown(str(path))}: a name in it is longer than {longest} bytes")
+        raise ArgumentTypeError(f"cannot create {shown(str(path))}: a name in it is longer than {longest} bytes")
 
 
 def _fits(path: Path, text: str, room: int = 0) -> None:
@@ -169,7 +169,7 @@ def _fits(path: Path, text: str, room: int = 0) -> None:
     size = len(os.fsencode(str(path.absolute())))
     if size + room > limit:
         kept = f", less {room} kept for the files written in it" if room else ""
-        raise ArgumentTypeError(f"{_shown(text)} is too long: its full path has {size:,} bytes, and a path here "
+        raise ArgumentTypeError(f"{shown(text)} is too long: its full path has {size:,} bytes, and a path here "
                                 f"may have at most {limit:,}{kept}")
 
 
@@ -183,9 +183,9 @@ def out_folder(text: str) -> Path:
     if kind is None:
         _creatable(path)
     elif kind == "file":
-        raise ArgumentTypeError(f"{_shown(text)} is a file, not a folder")
+        raise ArgumentTypeError(f"{shown(text)} is a file, not a folder")
     elif not os.access(path, os.W_OK | os.X_OK):
-        raise ArgumentTypeError(f"cannot write in {_shown(text)}")
+        raise ArgumentTypeError(f"cannot write in {shown(text)}")
     return path
 
 
@@ -211,16 +211,16 @@ def figure_file(text: str) -> Path:
     kind = _kind(path, text)
     _fits(path, text)
     if kind == "folder":
-        raise ArgumentTypeError(f"{_shown(text)} is a folder, not a file")
+        raise ArgumentTypeError(f"{shown(text)} is a folder, not a file")
     listed = ", ".join("." + suffix for suffix in kinds)
     if not path.suffix:
-        raise ArgumentTypeError(f"{_shown(text)} has no file type: end it with one of {listed}")
+        raise ArgumentTypeError(f"{shown(text)} has no file type: end it with one of {listed}")
     if path.suffix[1:].lower() not in kinds:
         raise ArgumentTypeError(f"matplotlib cannot write {path.suffix!r} files: end the name with one of {listed}")
     if kind is None:
         _creatable(path)
     elif not os.access(path, os.W_OK):
-        raise ArgumentTypeError(f"cannot write {_shown(text)}")
+        raise ArgumentTypeError(f"cannot write {shown(text)}")
     return path
 
 
@@ -233,9 +233,9 @@ def _existing(wanted: str):
             raise ArgumentTypeError(f"expected a {wanted} name, got ''")
         kind = _kind(Path(text), text)
         if kind is None:
-            raise ArgumentTypeError(f"no {wanted} {_shown(text)}")
+            raise ArgumentTypeError(f"no {wanted} {shown(text)}")
         if kind == other:
-            raise ArgumentTypeError(f"{_shown(text)} is a {other}, not a {wanted}")
+            raise ArgumentTypeError(f"{shown(text)} is a {other}, not a {wanted}")
         return Path(text)
     parse.__name__ = f"existing_{wanted}"
     return parse
@@ -257,77 +257,13 @@ def names(allowed, what: str):
             raise ArgumentTypeError(f"name at least one {what}: {listed}")
         unknown = [name for name in chosen if name not in allowed]
         if unknown:
-            raise ArgumentTypeError(f"unknown {what} {_shown(unknown[0])}: expected some of {listed}")
+            raise ArgumentTypeError(f"unknown {what} {shown(unknown[0])}: expected some of {listed}")
         return chosen
     parse.__name__ = "names"
     return parse
 
 
-# --- results files ------------------------------------------------------------------------------------------
-
-NUMBER = (int, float)                 # a JSON number
-MAYBE = (int, float, type(None))      # a JSON number or null (a mean over no runs)
-_JSON = {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "an integer",
-         float: "a number", type(None): "null"}
-
-
-def _json_type(value) -> str:
-    return _JSON.get(type(value), type(value).__name__)
-
-
-def check_shape(value, shape, file: str, where: str = "") -> None:
-    """Raise ValueError, naming `file` and the place in it, unless `value` (parsed JSON) has `shape`.
-
-    A shape is a type or a tuple of types; a dict of keys to shapes, where a key ending in '?' may be absent
-    (other keys are allowed); `[shape]`, a non-empty list of them; or `[shape, ...]`, a list of them, perhaps empty.
-    """
-    name = where or "the record"
-    if isinstance(shape, dict):
-        if not isinstance(value, dict):
-            raise ValueError(f"{file}: {name} should be an object, got {_json_type(value)}")
-        for key, inner in shape.items():
-            key, optional = key.rstrip("?"), key.endswith("?")
-            if key in value:
-                check_shape(value[key], inner, file, f"{where}.{key}" if where else key)
-            elif not optional:
-                raise ValueError(f"{file}: {name} has no {key!r}")
-    elif isinstance(shape, list):
-        if not isinstance(value, list):
-            raise ValueError(f"{file}: {name} should be a list, got {_json_type(value)}")
-        if not value and len(shape) == 1:
-            raise ValueError(f"{file}: {name} is empty")
-        for i, item in enumerate(value):
-            check_shape(item, shape[0], file, f"{where}[{i}]")
-    else:
-        types = shape if isinstance(shape, tuple) else (shape,)
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            wanted = " or ".join(_JSON[t] for t in types if not (t is int and float in types))
-            raise ValueError(f"{file}: {name} should be {wanted}, got {_json_type(value)}")
-
-
-def read_results(path, experiment: str, shape: dict) -> dict:
-    """The results record an experiment wrote to `path`, checked against `shape`; ValueError names the file."""
-    file = _shown(str(path))
-    try:
-        record = json.loads(Path(path).read_bytes().decode("utf-8"))
-    except OSError as error:
-        raise ValueError(f"{file}: cannot read it ({error.strerror})") from None
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{file}: not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start})"
-                         ) from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{file}: not JSON ({error.msg}: line {error.lineno}, column {error.colno})") from None
-    except RecursionError:
-        raise ValueError(f"{file}: not a results file (JSON nested too deeply)") from None
-    if not isinstance(record, dict):
-        raise ValueError(f"{file}: expected a JSON object of {experiment} results, got {_json_type(record)}")
-    if "experiment" not in record:
-        raise ValueError(f"{file}: not {experiment!r} results (it names no experiment)")
-    if record["experiment"] != experiment:
-        raise ValueError(f"{file}: holds {record.get('experiment')!r} results, not {experiment!r}")
-    check_shape(record, shape, file)
-    return record
-
+# --- states ------------------------------------------------------------------------------------------------
 
 def parse_state(domain, text: str) -> np.ndarray:
     """A state of `domain` from space- or comma-separated integers, checked (`Domain.validate`)."""

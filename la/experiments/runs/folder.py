@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from la.experiments.runs.checkpoint import check_checkpoint
-from la.experiments.runs.cli import check_shape
+from la.experiments.runs.shapes import check_shape
 from la.experiments.runs.lock import LOCK, hold, release
 from la.io import PARTIAL, remove_partial, write_json
 from la.rivals.boot_round import SUFFIX as ROUND_PROGRESS
@@ -43,7 +43,7 @@ def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=N
 
     The number of runs may differ: runs are independent units, so `--resume --runs 3` adds runs to a folder
     that holds one. The commands of every start and resume are kept. `unit_shape`: what every `unit.json`
-    must hold besides its 'summary' (`la.experiments.runs.cli.check_shape`), or a function of the unit's name
+    must hold besides its 'summary' (`la.experiments.runs.shapes.check_shape`), or a function of the unit's name
     (its folder under `out`, "run1/alpha") that says it for that unit; checked before a resume begins.
     If the run cannot start, folders this call created are removed again (they hold nothing).
     """
