@@ -158,13 +158,14 @@ def network_unit(spec: dict, out: Path, verbose: bool) -> dict:
                                                                        for k in ("in", "out_u", "out_w"))}
 
 
-def epoch_progress(which: str, max_epochs: int, began: float, progress, every: int = EPOCH_LINES):
-    """A network's progress line every `every` epochs: its validation loss, its best epoch so far, the time, and the
-    most it can take yet (early stopping ends it sooner, which no one can say ahead)."""
+def epoch_progress(which: str, max_epochs: int, began: float, progress, every: int = EPOCH_LINES,
+                   clock=time.perf_counter):
+    """A network's progress line every `every` epochs: its validation loss, its best epoch so far, the time since
+    `began` on `clock`, and the most it can take yet (early stopping ends it sooner, which no one can say ahead)."""
     def on_epoch(history, best: int) -> None:
         epochs = len(history.val_loss)
         if epochs % every == 0:
-            seconds = time.perf_counter() - began
+            seconds = clock() - began
             progress(f"{which}: epoch {epochs}, validation loss {history.val_loss[-1]:.4g} (best: epoch {best + 1}), "
                      f"{seconds / 60:.1f} min; at most {(max_epochs - epochs) * seconds / epochs / 60:.0f} min more")
     return on_epoch

@@ -123,17 +123,19 @@ def summary(records: list, key: str) -> list:
     for value in sorted({r[key] for r in records}, key=lambda v: (v is None, v)):
         mine = [r for r in records if r[key] == value and r["h_star"] is not None]
         rows.append({key: value, "starts": len([r for r in records if r[key] == value]), "solved": len(mine),
-                     **_columns(mine)})
+                     **columns(mine)})
     return rows
 
 
-def _columns(records: list) -> dict:
+def columns(records: list) -> dict:
+    """Over audited starts (each with its h*): mean label, mean h*, mean label/h* − 1 (%; 0 at the goal), % optimal."""
     if not records:
         return {"label": None, "h_star": None, "subopt": None, "optimal": None}
     label = np.array([r["label"] for r in records], dtype=float)
     h_star = np.array([r["h_star"] for r in records], dtype=float)
     return {"label": float(label.mean()), "h_star": float(h_star.mean()),
-            "subopt": float(100 * np.where(h_star > 0, label / np.maximum(h_star, 1) - 1, 0).mean()), "optimal": float(100 * (label == h_star).mean())}
+            "subopt": float(100 * np.where(h_star > 0, label / np.maximum(h_star, 1) - 1, 0).mean()),
+            "optimal": float(100 * (label == h_star).mean())}
 
 
 def _cell(value, spec: str) -> str:
@@ -194,11 +196,11 @@ def main(argv=None) -> int:
     every = [r for unit in result["units"].values() for r in unit["records"]]
     for name, unit in result["units"].items():
         print(f"\n{name}: {unit['plans']} plans trained on, {unit['not_found']} of their starts not found in the "
-              f"buffer; {len(unit['records'])} audited ({unit['source']}): " + ", ".join(f"{k} {_cell(v, '.2f')}" for k, v in _columns(
+              f"buffer; {len(unit['records'])} audited ({unit['source']}): " + ", ".join(f"{k} {_cell(v, '.2f')}" for k, v in columns(
                   [r for r in unit["records"] if r["h_star"] is not None]).items()))
         long = [r for r in unit["records"] if r["h_star"] is not None and r["label"] >= LONG]
         print(f"plans of cost {LONG} or more ({len(long)}): " + ", ".join(f"{k} {_cell(v, '.2f')}"
-                                                                     for k, v in _columns(long).items()))
+                                                                     for k, v in columns(long).items()))
         print(format_summary(summary(unit["records"], "alpha"), "alpha"))
     print("\nby iteration, every unit:\n" + format_summary(summary(every, "iteration"), "iteration"))
     print(f"\nresults: {path}")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.label_audit import LONG, summary
+from la.experiments.label_audit import LONG, columns
 from la.experiments.merge_check import SHAPES
 from la.experiments.runs.cli import Parser, existing_folder, run
 from la.experiments.runs.shapes import read_results
@@ -48,9 +48,7 @@ def long_labels(audit: dict | None, network: str) -> float | None:
         return None
     units = [u for name, u in audit["units"].items() if name.endswith("/" + network)]
     records = [r for u in units for r in u["records"] if r["label"] >= LONG and r["h_star"] is not None]
-    if not records:
-        return None
-    return summary([{**r, "all": 0} for r in records], "all")[0]["subopt"]
+    return columns(records)["subopt"] if records else None
 
 
 def seed_row(record: dict, audit: dict | None) -> dict:

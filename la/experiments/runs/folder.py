@@ -107,8 +107,8 @@ def check_folder(out: Path, unit_shape=None) -> None:
     """ValueError naming the first damaged file under `out` and what to do; the files are only read.
 
     Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`, and of `unit_shape` if
-    given, as `prepare` says) and `tasks.json` (see `read_tasks`), every other JSON file and every .npz below the top level
-    (checkpoints with `la.experiments.runs.checkpoint.check_checkpoint`). A damaged Boot round's progress
+    given, as `prepare` says) and `tasks.json` (see `read_tasks`), every other JSON file and every .npz below the
+    top level (checkpoints with `la.experiments.runs.checkpoint.check_checkpoint`). A damaged Boot round's progress
     (`la.rivals.boot_round`) is remedied by deleting that file alone, which costs only the round under way. The
     top level's results files and figures are not read by a run, which writes them anew at its end.
     """
