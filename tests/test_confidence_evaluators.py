@@ -147,7 +147,7 @@ def test_the_ffnn_fit_learns_and_keeps_its_best_epoch(md_data):
     seen = []
     net, opt = build_ffnn(replace(FFNNConfig(), n_hidden=16, dropout=0.0), X.shape[1], np.random.default_rng(9))
     again = fit_ffnn(net, opt, X, y, X_val, y_val, cfg, np.random.default_rng(10),
-                     on_epoch=lambda h, best: seen.append((len(h.val_loss), best)))
+                     on_epoch=lambda at: seen.append((len(at.history.val_loss), at.best)))
     assert again == history and seen == [(e + 1, seen[e][1]) for e in range(len(history.val_loss))]
     assert seen[-1][1] == history.best_epoch                         # a progress line only reads
 

@@ -15,10 +15,11 @@ import pytest
 
 import la.plots.__main__ as plots
 from tests.test_numerics import untimed     # a record without its command, commit and timings
-from la.experiments import confidence, confidence_pilot
+from la.experiments import confidence, confidence_networks, confidence_pilot
 from la.experiments.confidence_config import (CLASSIFIERS, CONFIGS, PAPER_TABLE2, PAPER_TABLE3, QUICK, SIGMA_NETWORKS,
                                               Row, table3_row)
 from la.experiments.confidence_table import coverage_table, format_tables, table3
+from la.experiments.runs import fit_checkpoint
 from la.experiments.runs.cli import run
 from la.experiments.runs.network import load_network
 from la.experiments.table3 import TEST_SETS
@@ -108,6 +109,20 @@ def test_resume_redoes_only_the_missing_unit_and_gives_the_same_tables(quick, ca
     again = json.loads((out / "results.json").read_text())
     assert again["coverage"] == record["coverage"] and again["ood"] == record["ood"]
     assert len(again["resumed"]) == 1
+
+
+def test_a_damaged_fit_under_way_is_refused_in_one_line_before_any_work(quick, tmp_path, capsys):
+    out, _ = quick
+    copy = tmp_path / "quick"
+    shutil.copytree(out, copy)
+    unit = copy / "run1" / "U90"
+    (unit / "unit.json").unlink()
+    (unit / fit_checkpoint.FILE).write_bytes(b"PK\x03\x04 not a whole zip")
+    capsys.readouterr()
+    assert run(confidence.main, ["--quick", "--jobs", "1", "--out", str(copy), "--resume"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert len(said.splitlines()) == 1 and f"{unit / fit_checkpoint.FILE}: not a readable fit checkpoint" in said
+    assert f"delete the folder {unit}" in said and not (unit / "unit.json").exists()
 
 
 def test_the_same_results_with_two_jobs(quick, tmp_path):
@@ -310,7 +325,7 @@ def test_a_network_says_how_far_it_is_every_fifty_epochs():
     from types import SimpleNamespace
     clock = iter([400.0])                                      # read once, at epoch 50: 300 s after it began
     lines = []
-    on_epoch = confidence.epoch_progress("U90", 500, 100.0, lines.append, clock=lambda: next(clock))
+    on_epoch = confidence_networks.epoch_progress("U90", 500, 100.0, lines.append, clock=lambda: next(clock))
     for epochs in range(1, 51):
-        on_epoch(SimpleNamespace(val_loss=[0.5] * (epochs - 1) + [0.25]), 41)
+        on_epoch(SimpleNamespace(history=SimpleNamespace(val_loss=[0.5] * (epochs - 1) + [0.25]), best=41))
     assert lines == ["U90: epoch 50, validation loss 0.25 (best: epoch 42), 5.0 min; at most 45 min more"]

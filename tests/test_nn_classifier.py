@@ -214,7 +214,7 @@ def test_the_epoch_callback_sees_every_epoch_and_changes_nothing():
     (xt, ct), (xv, cv) = noisy_two_bit_data(60, rng), noisy_two_bit_data(100, rng)
     cfg = replace(ClassifierConfig(), hidden=(8, 8, 8), lr=1e-2, batch_size=10, patience=3, max_epochs=20)
     runs, seen = [], []
-    for on_epoch in (None, lambda history, best: seen.append((len(history.val_loss), best))):
+    for on_epoch in (None, lambda at: seen.append((len(at.history.val_loss), at.best))):
         net, opt = build_classifier(cfg, 8, 2, np.random.default_rng(1))
         runs.append((train(net, opt, xt, ct, xv, cv, cfg, np.random.default_rng(2), on_epoch=on_epoch), net))
     (plain, a), (watched, b) = runs

@@ -11,7 +11,7 @@
     python -m la.experiments.confidence --domain D
                                               Heller et al. (2022): confidence-aware GBFS and dual-queue search,
                                               OOD training, and la's σ_e / σ_a confidences (confidence_config.py,
-                                              confidence_search.py, confidence_table.py)
+                                              confidence_networks.py, confidence_search.py, confidence_table.py)
     python -m la.experiments.confidence_pilot --domain D
                                               its budgets: the base rows' coverage at every budget, off the test set
     python -m la.experiments.diagnostics      σ_e against walk distance, where calibration is lost

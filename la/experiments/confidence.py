@@ -47,27 +47,25 @@ from scipy.stats import kendalltau
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.experiments import confidence_table as tables
-from la.experiments.confidence_config import BLOCKS, CONFIGS, QUICK, SIGMA_NETWORKS, noise_of
+from la.experiments.confidence_config import BLOCKS, CONFIGS, QUICK, SIGMA_NETWORKS
 from la.experiments.confidence_search import classical_heuristic, search_specs, search_unit, sigma_signal
+from la.experiments.confidence_networks import fit_resumable
+from la.experiments.runs import fit_checkpoint
 from la.experiments.runs.cli import COUNT_MAX, Parser, count, names, node_limit, pdb_folder, run
 from la.experiments.runs.folder import ROOT, prepare, provenance
 from la.experiments.merge_check import unit_shape
 from la.experiments.runs.network import save_network
 from la.experiments.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 from la.experiments.runs.trained import encoding_for
-from la.heller.classifier_fit import split_folds, train
-from la.heller.config import build_classifier
+from la.heller.classifier_fit import split_folds
 from la.heller.evaluators import NNEvaluator
 from la.heller.ood import UniformNoise, WeightedNoise
 from la.heller.teacher import label_plans
-from la.heller.uncertainty_fit import fit_ffnn, fit_wunn
 from la.io import write_json, write_npz
-from la.nn.config import build_ffnn, build_wunn
 
-TRAIN, VALIDATION, HELD_OUT = 0, 1, 2          # a teacher state's role
 TEACHER_KEY, NETWORK_KEY, NOISE_KEY = 0, 1, 2  # unit_rng keys after the run's number
+TRAIN, VALIDATION, HELD_OUT = 0, 1, 2          # a teacher state's role
 TEACHER_CHUNK = 100                            # seeds per progress line of the teacher
-EPOCH_LINES = 50                               # epochs per progress line of a network
 
 
 def split_roles(starts, folds: int, held_out: float, rng) -> np.ndarray:
@@ -129,56 +127,25 @@ def network_unit(spec: dict, out: Path, verbose: bool) -> dict:
     noise = {kind: sampler(X[trn])(cfg.noise_rows, unit_rng(spec["seed"], r, NOISE_KEY, i))   # the same for
              for i, (kind, sampler) in enumerate((("U", UniformNoise), ("W", WeightedNoise)))}  # every network
     rng = unit_rng(spec["seed"], r, NETWORK_KEY, (*cfg.networks, *SIGMA_NETWORKS.values()).index(which))
-    began = time.perf_counter()
-    sigma = which in SIGMA_NETWORKS.values()
-    on_epoch = epoch_progress(which, (cfg.supervised if sigma else cfg.classifier).max_epochs, began, progress)
-    if sigma:
-        net, history = train_sigma_network(which, cfg, X, costs, trn, val, rng, on_epoch)
-        c_train = sigma_signal(which, net, cfg)(X[trn])
-    else:
-        sampler, Y = noise_of(which)
-        # H: the largest cost of the training data ("Planning Background"), which the paper splits into its 10
-        # folds, the validation fold included; not of the plans held out for the OOD table.
-        H = int(costs[role != HELD_OUT].max())
-        net, opt = build_classifier(cfg.classifier, X.shape[1], H, rng)
-        history = train(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.classifier, rng,
-                        None if sampler is None else sampler(X[trn]), Y, on_epoch)
-        c_train = NNEvaluator(net, encoding)(data["states"][trn])[1]          # the searches' evaluator
-    seconds = time.perf_counter() - began
+    # H: the largest cost of the training data ("Planning Background"), which the paper splits into its 10
+    # folds, the validation fold included; not of the plans held out for the OOD table.
+    H = int(costs[role != HELD_OUT].max())
+    net, history, seconds = fit_resumable(which, cfg, X, costs, trn, val, H, rng, out / name, progress)
     progress(f"{which}: {len(history.val_loss)} epochs in {seconds:.0f} s, best epoch {history.best_epoch + 1}")
+    sigma = which in SIGMA_NETWORKS.values()
+    c_train = (sigma_signal(which, net, cfg)(X[trn]) if sigma
+               else NNEvaluator(net, encoding)(data["states"][trn])[1])          # the searches' evaluator
     stats = ood_stats(predictor(which, net, cfg), costs[held], X[held], noise)
     save_network(net, encoding, out / name / "network.npz")
     write_npz(out / name / "confidences.npz", {"c": c_train, "costs": costs[trn]})
     write_json(out / name / "history.json", asdict(history))
+    (out / name / fit_checkpoint.FILE).unlink(missing_ok=True)             # the fit is kept in network.npz now
     score = "σ" if which in SIGMA_NETWORKS.values() else "confidence"
     tau = "—" if stats["tau"] is None else f"{stats['tau']:.3f}"
     return {"run": r, "network": which, "epochs": len(history.val_loss), "best_epoch": history.best_epoch,
             "val_loss": history.val_loss[history.best_epoch], "seconds": seconds, **stats,
             "summary": f"τ = {tau}, median {score} in/U/W " + " / ".join(f"{stats[k]:.3g}"
                                                                        for k in ("in", "out_u", "out_w"))}
-
-
-def epoch_progress(which: str, max_epochs: int, began: float, progress, every: int = EPOCH_LINES,
-                   clock=time.perf_counter):
-    """A network's progress line every `every` epochs: its validation loss, its best epoch so far, the time since
-    `began` on `clock`, and the most it can take yet (early stopping ends it sooner, which no one can say ahead)."""
-    def on_epoch(history, best: int) -> None:
-        epochs = len(history.val_loss)
-        if epochs % every == 0:
-            seconds = clock() - began
-            progress(f"{which}: epoch {epochs}, validation loss {history.val_loss[-1]:.4g} (best: epoch {best + 1}), "
-                     f"{seconds / 60:.1f} min; at most {(max_epochs - epochs) * seconds / epochs / 60:.0f} min more")
-    return on_epoch
-
-
-def train_sigma_network(which: str, cfg, X, costs, trn, val, rng, on_epoch=None) -> tuple:
-    """The two-output FFNN ("FFNN") or the WUNN ("WUNN") fitted to the teacher's costs (`la.heller.uncertainty_fit`)."""
-    if which == "FFNN":
-        net, opt = build_ffnn(cfg.ffnn, X.shape[1], rng.spawn(1)[0], cfg.supervised.target_scale)  # own rng: dropout
-        return net, fit_ffnn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng, on_epoch)
-    net, opt = build_wunn(cfg.wunn, X.shape[1], rng)
-    return net, fit_wunn(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised, rng, cfg.wunn.S,
-                         on_epoch)
 
 
 def predictor(which: str, net, cfg):

@@ -56,40 +56,50 @@ def evaluate(net: Classifier, x, cost) -> tuple[float, float]:
 
 
 class BestEpoch:
-    """Early stopping that keeps the best epoch's parameters and puts them back (Keras' restore_best_weights)."""
+    """Early stopping that keeps the best epoch's parameters and puts them back (Keras' restore_best_weights).
+    With the epochs' `history` it is where a training stands after an epoch: what a checkpoint keeps besides the
+    network, its optimiser and the generator (`la.experiments.runs.fit_checkpoint`)."""
 
-    def __init__(self, cfg):
-        self.cfg, self.params, self.best = cfg, None, 0
+    def __init__(self, cfg, history: History | None = None, best: int = 0, params: dict | None = None):
+        self.cfg, self.history, self.best, self.params = cfg, history or History(), best, params
 
-    def stop_after(self, net, history: History) -> bool:
+    def done(self) -> bool:
+        """Whether the training is over: stopped early, or at `max_epochs`."""
+        return self.history.stopped_early or len(self.history.val_loss) >= self.cfg.max_epochs
+
+    def stop_after(self, net) -> bool:
         """After an epoch whose validation loss `history` holds: keep `net`'s parameters if it is the best so far;
         True once `patience` epochs have passed without improvement."""
+        history = self.history
         self.best, stop = early_stopping(history.val_loss, self.cfg.patience, self.cfg.min_delta)
         if self.best == len(history.val_loss) - 1:
             self.params = {name: p.copy() for name, p in net.params.items()}
         history.stopped_early = stop
         return stop
 
-    def restore(self, net, history: History) -> None:
-        """Put the best epoch's parameters back into `net` and record that epoch."""
+    def restore(self, net) -> History:
+        """Put the best epoch's parameters back into `net`, record that epoch and return the history."""
         for name, p in self.params.items():
             net.params[name][...] = p
-        history.best_epoch = self.best
+        self.history.best_epoch = self.best
+        return self.history
 
 
 def train(net: Classifier, opt, x_train, c_train, x_val, c_val, cfg: ClassifierConfig, rng: np.random.Generator,
-          sampler=None, Y: float = 0.0, on_epoch=None) -> History:
+          sampler=None, Y: float = 0.0, on_epoch=None, keeper: BestEpoch | None = None) -> History:
     """Minibatch Adam with early stopping on (x_val, c_val); `net` ends with its best epoch's parameters.
 
     With a noise `sampler` (`la.heller.ood.UniformNoise` or `WeightedNoise`, built from the training inputs) and
-    Y > 0, every minibatch of b training rows gets `ood_rows(b, Y)` fresh noise rows. `on_epoch(history, best)`,
-    if given, is called after each epoch (a progress line; it only reads).
+    Y > 0, every minibatch of b training rows gets `ood_rows(b, Y)` fresh noise rows. `on_epoch(keeper)`, if
+    given, is called after each epoch with where the training stands (`BestEpoch`: a progress line, a
+    checkpoint; it only reads). `keeper`: continue a training from there (net, opt and rng restored with it).
     """
     n_ood = ood_rows(cfg.batch_size, Y)                  # checks Y
     if n_ood and sampler is None:
         raise ValueError(f"an OOD share Y = {Y} needs a noise sampler")
-    history, keeper = History(), BestEpoch(cfg)
-    for _ in range(cfg.max_epochs):
+    keeper = BestEpoch(cfg) if keeper is None else keeper
+    history = keeper.history
+    while not keeper.done():
         order = rng.permutation(len(x_train))
         losses = []
         for start in range(0, len(order), cfg.batch_size):
@@ -105,13 +115,10 @@ def train(net: Classifier, opt, x_train, c_train, x_val, c_val, cfg: ClassifierC
         history.train_loss.append(float(np.mean(losses)))
         history.val_loss.append(val_loss)
         history.val_accuracy.append(val_accuracy)
-        stop = keeper.stop_after(net, history)
+        keeper.stop_after(net)
         if on_epoch is not None:
-            on_epoch(history, keeper.best)
-        if stop:
-            break
-    keeper.restore(net, history)
-    return history
+            on_epoch(keeper)
+    return keeper.restore(net)
 
 
 def fit(x, cost, cfg: ClassifierConfig, rng: np.random.Generator, sampler=None, Y: float = 0.0, fold: int = 0):

@@ -53,33 +53,36 @@ def wunn_val_loss(net, X, y, beta: float) -> float:
 
 
 def fit_ffnn(net, opt, X, y, X_val, y_val, cfg: SupervisedConfig, rng: np.random.Generator,
-             on_epoch=None) -> History:
+             on_epoch=None, keeper: BestEpoch | None = None) -> History:
     """The two-output FFNN on costs y (unscaled: divided by the network's `scale` here); its dropout masks come
-    from the network's own generator, the minibatch order from `rng`; `on_epoch` as in `_train`."""
+    from the network's own generator, the minibatch order from `rng`; `on_epoch`, `keeper` as in `_train`."""
     scale = net.scale
     return _train(net, opt, lambda Xb, yb: net.loss_and_grads(Xb, yb),
                   lambda: ffnn_val_loss(net, X_val, np.asarray(y_val) / scale),
-                  X, np.asarray(y) / scale, cfg, rng, on_epoch)
+                  X, np.asarray(y) / scale, cfg, rng, on_epoch, keeper)
 
 
 def fit_wunn(net, opt, X, y, X_val, y_val, cfg: SupervisedConfig, rng: np.random.Generator, S: int,
-             on_epoch=None) -> History:
+             on_epoch=None, keeper: BestEpoch | None = None) -> History:
     """The WUNN on costs y, S weight samples per step (paper §5: S = 5); noise and minibatches from `rng`;
-    `on_epoch` as in `_train`."""
+    `on_epoch`, `keeper` as in `_train`."""
     return _train(net, opt, lambda Xb, yb: net.sample_loss_and_grads(Xb, yb, cfg.beta, S, rng),
                   lambda: wunn_val_loss(net, X_val, y_val, cfg.beta), X, np.asarray(y, dtype=float), cfg, rng,
-                  on_epoch)
+                  on_epoch, keeper)
 
 
-def _train(net, opt, loss_and_grads, val_loss, X, y, cfg: SupervisedConfig, rng, on_epoch=None) -> History:
+def _train(net, opt, loss_and_grads, val_loss, X, y, cfg: SupervisedConfig, rng, on_epoch=None,
+           keeper: BestEpoch | None = None) -> History:
     """Minibatch Adam until the validation loss stops improving; `net` ends with its best epoch's parameters.
-    `on_epoch(history, best)`, if given, is called after each epoch (a progress line; it only reads)."""
+    `on_epoch(keeper)`, if given, is called after each epoch with where the training stands (a progress line, a
+    checkpoint; it only reads); `keeper` continues a training from there (`la.heller.classifier_fit.train`)."""
     if len(X) != len(y) or len(X) == 0:
         raise ValueError(f"need as many labels as inputs, at least one, got {len(X)} inputs and {len(y)} labels")
     if cfg.max_epochs < 1 or cfg.batch_size < 1:
         raise ValueError(f"need max_epochs, batch_size >= 1, got {cfg.max_epochs}, {cfg.batch_size}")
-    history, keeper = History(), BestEpoch(cfg)
-    for _ in range(cfg.max_epochs):
+    keeper = BestEpoch(cfg) if keeper is None else keeper
+    history = keeper.history
+    while not keeper.done():
         order, losses = rng.permutation(len(X)), []
         for start in range(0, len(order), cfg.batch_size):
             rows = order[start:start + cfg.batch_size]
@@ -88,10 +91,7 @@ def _train(net, opt, loss_and_grads, val_loss, X, y, cfg: SupervisedConfig, rng,
             losses.append(loss)
         history.train_loss.append(float(np.mean(losses)))
         history.val_loss.append(val_loss())
-        stop = keeper.stop_after(net, history)
+        keeper.stop_after(net)
         if on_epoch is not None:
-            on_epoch(history, keeper.best)
-        if stop:
-            break
-    keeper.restore(net, history)
-    return history
+            on_epoch(keeper)
+    return keeper.restore(net)

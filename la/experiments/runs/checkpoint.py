@@ -113,6 +113,8 @@ def as_json(value):
 
 
 def _plain(value):
+    if is_dataclass(value) and not isinstance(value, type):          # a configuration inside a dict
+        return asdict(value)
     if isinstance(value, (np.integer, np.floating, np.bool_)):
         return value.item()
     if isinstance(value, np.ndarray):

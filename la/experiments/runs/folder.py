@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from la.experiments.runs import fit_checkpoint
 from la.experiments.runs.checkpoint import check_checkpoint
 from la.experiments.runs.shapes import check_shape
 from la.experiments.runs.lock import LOCK, hold, release
@@ -108,7 +109,8 @@ def check_folder(out: Path, unit_shape=None) -> None:
 
     Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`, and of `unit_shape` if
     given, as `prepare` says) and `tasks.json` (see `read_tasks`), every other JSON file and every .npz below the
-    top level (checkpoints with `la.experiments.runs.checkpoint.check_checkpoint`). A damaged Boot round's progress
+    top level (checkpoints with `la.experiments.runs.checkpoint.check_checkpoint`, a network's fit under way with
+    `la.experiments.runs.fit_checkpoint.read`). A damaged Boot round's progress
     (`la.rivals.boot_round`) is remedied by deleting that file alone, which costs only the round under way. The
     top level's results files and figures are not read by a run, which writes them anew at its end.
     """
@@ -186,6 +188,8 @@ def _check_file(path: Path, unit_shape=None) -> None:
             raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
     elif path.name == "checkpoint.npz":
         check_checkpoint(path)
+    elif path.name == fit_checkpoint.FILE:
+        fit_checkpoint.read(path, None)
     elif path.suffix == ".npz":
         try:
             data = np.load(path, allow_pickle=False)

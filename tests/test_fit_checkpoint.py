@@ -1,0 +1,72 @@
+"""A network's fit in the confidence experiment, stopped and continued from its checkpoint, ends bit for bit as
+one that never stopped (`la.experiments.runs.fit_checkpoint`, `la.experiments.confidence_networks`)."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from la.experiments import confidence_networks
+from la.experiments.confidence_config import QUICK
+from la.experiments.runs import fit_checkpoint
+
+CFG = QUICK["24-pancake"]
+CFG = replace(CFG, classifier=replace(CFG.classifier, hidden=(8, 8, 8), batch_size=20, max_epochs=25, patience=30),
+              supervised=replace(CFG.supervised, batch_size=20, max_epochs=25, patience=30),
+              ffnn=replace(CFG.ffnn, n_hidden=8, dropout=0.1), wunn=replace(CFG.wunn, n_hidden=8))   # dropout:
+#                                                                    its masks too must continue where they stopped
+STOP_AT = 15                              # the last save before it is at epoch 10 (fit_checkpoint.EVERY)
+
+
+def data():
+    rng = np.random.default_rng(3)
+    X = (rng.random((200, 12)) < 0.5).astype(np.float32)
+    return X, rng.integers(0, 10, 200), np.arange(150), np.arange(150, 200)
+
+
+def fit(which, folder, lines=None):
+    X, costs, trn, val = data()
+    lines = [] if lines is None else lines
+    return confidence_networks.fit_resumable(which, CFG, X, costs, trn, val, 9, np.random.default_rng(5), folder,
+                                             lines.append)
+
+
+@pytest.mark.parametrize("which", ["U50", "W90", "FFNN", "WUNN"])      # noise rows, dropout masks, weight noise
+def test_a_fit_stopped_and_continued_ends_as_one_that_never_stopped(which, tmp_path, monkeypatch):
+    whole, whole_history, _ = fit(which, tmp_path / "whole")
+    assert len(whole_history.val_loss) == 25                           # no early stop: every save is used
+
+    shown = confidence_networks.epoch_progress
+
+    def stopping(*args, **kwargs):
+        def on_epoch(at):
+            if len(at.history.val_loss) == STOP_AT:
+                raise KeyboardInterrupt
+        return on_epoch
+    monkeypatch.setattr(confidence_networks, "epoch_progress", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        fit(which, tmp_path / "parts")
+    saved = tmp_path / "parts" / fit_checkpoint.FILE
+    assert len(fit_checkpoint.read(saved, CFG.classifier)[2].history.val_loss) == 10
+    monkeypatch.setattr(confidence_networks, "epoch_progress", shown)
+    lines = []
+    parts, history, _ = fit(which, tmp_path / "parts", lines)
+    assert lines[0].startswith(f"{which}: continues after epoch 10 (")
+    assert history == whole_history
+    assert all(np.array_equal(parts.params[k], whole.params[k]) for k in whole.params)
+
+
+def test_a_checkpoint_of_another_fit_or_a_damaged_one_is_refused_by_name(tmp_path, monkeypatch):
+    def stopping(*args, **kwargs):
+        def on_epoch(at):
+            if len(at.history.val_loss) == STOP_AT:
+                raise KeyboardInterrupt
+        return on_epoch
+    monkeypatch.setattr(confidence_networks, "epoch_progress", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        fit("U50", tmp_path)
+    saved = tmp_path / fit_checkpoint.FILE
+    with pytest.raises(ValueError, match="belongs to another fit"):
+        fit("W50", tmp_path)
+    saved.write_bytes(saved.read_bytes()[:300])
+    with pytest.raises(ValueError, match=f"{saved}: not a readable fit checkpoint"):
+        fit_checkpoint.read(saved, None)
