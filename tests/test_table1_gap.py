@@ -226,8 +226,14 @@ def test_the_gap_table_pairs_each_arm_with_the_controls_seed(tmp_path, capsys):
     assert one["y09_below"] == 40.0 and table[("control", 2)]["labels_alpha"] is None    # no audit
     assert table1_gap.paired(table) == [{"arm": "budget-x4", "row": "0.9", "seeds": [2], "changes": [-1.0],
                                          "mean": -1.0}]                # seed 2 alone; 0.5 has no control
+    # final α (0.94, 0.89, 0.99) and solved (90, 80, 95 %) against the rows (8, 5, 4 %): by hand, r = −0.05 /
+    # (√0.005 · √(26/3)) and ρ = 1 − 6·6 / (3·8) from the ranks; labels: one seed only; y^0.9 <= h*: constant
+    assert table1_gap.association(table) == [("final α", 3, pytest.approx(-0.2401922), pytest.approx(-0.5)),
+                                              ("training tasks solved", 3, pytest.approx(-0.0524142),
+                                               pytest.approx(-0.5))]
     assert run(table1_gap.main, [str(tmp_path)]) == 0
-    assert "budget-x4  0.9 |        2 | 2: -1.00" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "budget-x4  0.9 |        2 | 2: -1.00" in said and "final α |     3 |  -0.24 |  -0.50" in said
     (tmp_path / "budget-x4" / "run2" / "results.json").write_text("{")
     assert run(table1_gap.main, [str(tmp_path)]) == 2
     err = capsys.readouterr().err

@@ -11,13 +11,15 @@ plans of cost 30 or more were (the α network's and the single-output network's)
 Korf's optimal plans with y^0.9 <= h*, and the test rows α = 0.9, 0.5 and N/A (suboptimality %, % optimal,
 unsolved). Then each arm against the control, seed by seed: an arm runs the control's seeds with one thing
 changed, so a difference on one seed is the change's effect on that seed and the mean over seeds is the effect.
-Only reads.
+Last, over every seed of every arm, what the α = 0.9 row goes with: its correlation (Pearson's r, Spearman's ρ)
+with the labels, y^0.9 <= h*, the final α and the share of training tasks solved. Only reads.
 """
 import re
 import sys
 from pathlib import Path
 
 import numpy as np
+from scipy.stats import pearsonr, spearmanr
 
 from la.experiments.label_audit import LONG, columns
 from la.experiments.merge_check import SHAPES
@@ -128,6 +130,30 @@ def format_paired(pairs: list) -> str:
     return "\n".join(lines)
 
 
+ASSOCIATED = {"labels_alpha": "labels of plans >= 30, α network", "y09_below": "y^0.9 <= h* on Korf's plans",
+              "final_alpha": "final α", "solved_train": "training tasks solved"}
+
+
+def association(table: dict, row: str = "0.9") -> list:
+    """Over the seeds that have both: (what, seeds, Pearson's r, Spearman's ρ) of the row's subopt % with each
+    of `ASSOCIATED`; left out where fewer than 3 seeds have both or either side is constant."""
+    out = []
+    for key, what in ASSOCIATED.items():
+        pairs = [(s[key], s["rows"][row][0]) for s in table.values()
+                 if s[key] is not None and s["rows"].get(row, (None,))[0] is not None]
+        if len(pairs) >= 3 and all(len(set(side)) > 1 for side in zip(*pairs)):
+            x, y = np.array(pairs, dtype=float).T
+            out.append((what, len(pairs), float(pearsonr(x, y)[0]), float(spearmanr(x, y)[0])))
+    return out
+
+
+def format_association(found: list, row: str = "0.9") -> str:
+    lines = [f"What the row α = {row} (subopt %) goes with, over every seed of every arm:",
+             f"{'':>36} | {'seeds':>5} | {'r':>6} | {'ρ':>6}"]
+    lines += [f"{what:>36} | {n:>5} | {r:+6.2f} | {rho:+6.2f}" for what, n, r, rho in found]
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     parser = Parser(prog="python -m la.experiments.table1_gap", description=__doc__.split("\n")[0])
     parser.add_argument("folder", nargs="?", type=existing_folder, default=ROOT / "figures" / "table1-gap",
@@ -143,6 +169,10 @@ def main(argv=None) -> int:
     if pairs:
         print()
         print(format_paired(pairs))
+    found = association(table)
+    if found:
+        print()
+        print(format_association(found))
     return 0
 
 
