@@ -10,9 +10,9 @@ The file is a checkpoint of `la.experiments.runs.checkpoint`'s layout: the netwo
 the best epoch's parameters under 'best/<name>', and in its metadata the epochs' history, the best epoch, the
 training generator's state, the seconds the fit has taken (`clock()` at the save) and the fit's `identity` (which
 network, its configuration, its data's size). The FFNN's dropout generator is saved with the network
-(`la.experiments.runs.persist`). Everything a next epoch
-draws or reads is restored, so a fit that is stopped and continued ends with the same network, bit for bit, as one
-that never stopped; a file whose identity is not the fit's is refused.
+(`la.experiments.runs.persist`). Everything a next epoch draws or reads is restored, so a fit that is stopped and
+continued ends with the same network, bit for bit, as one that never stopped; a file whose identity is not the
+fit's is refused.
 """
 from dataclasses import asdict
 
