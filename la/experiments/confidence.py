@@ -12,9 +12,10 @@ Per run, in three phases of units (`la.experiments.runs.runner`: each with its o
              heuristic, every plan state labelled with its remaining cost (`la.heller.teacher`); a share of the plans
              is held out, and one fold of the rest validates (Heller et al., Setup).
 2. networks  the classifiers Standard, U50, U90, W50 and W90 (`la.heller.classifier_fit`, `la.heller.ood`), then the
-             two-output FFNN and the WUNN (`la.heller.uncertainty_fit`), all on the same data and inputs. Each
-             unit measures its network for the OOD table: median confidence on the held-out plans' states, on
-             uniform noise and on weighted noise (the same noise for every network), and Kendall's τ between
+             two-output FFNN and the WUNN (`la.heller.uncertainty_fit`), all on the same data and inputs, each
+             saved every 10 epochs and continued from there by --resume (`la.experiments.confidence_networks`).
+             Each unit measures its network for the OOD table: median confidence on the held-out plans' states,
+             on uniform noise and on weighted noise (the same noise for every network), and Kendall's τ between
              its prediction and the teacher's cost on the held-out states; and keeps its confidences on the
              training states, from which the searches' thresholds are taken (`la.heller.thresholds`).
 3. searches  one unit per row of the coverage table (`la.experiments.confidence_config.rows`,
