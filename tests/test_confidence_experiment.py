@@ -329,3 +329,9 @@ def test_a_network_says_how_far_it_is_every_fifty_epochs():
     for epochs in range(1, 51):
         on_epoch(SimpleNamespace(history=SimpleNamespace(val_loss=[0.5] * (epochs - 1) + [0.25]), best=41))
     assert lines == ["U90: epoch 50, validation loss 0.25 (best: epoch 42), 5.0 min; at most 45 min more"]
+    clock, lines = iter([400.0]), []                          # continued after epoch 40, which took 280 s in all:
+    on_epoch = confidence_networks.epoch_progress("U90", 500, 100.0, lines.append, clock=lambda: next(clock),
+                                                  first=40, first_seconds=280.0)     # 20 s for the last 10 epochs
+    for epochs in range(41, 51):
+        on_epoch(SimpleNamespace(history=SimpleNamespace(val_loss=[0.5] * (epochs - 1) + [0.25]), best=41))
+    assert lines == ["U90: epoch 50, validation loss 0.25 (best: epoch 42), 5.0 min; at most 15 min more"]

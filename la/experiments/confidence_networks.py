@@ -28,7 +28,7 @@ def fit_resumable(which: str, cfg, X, costs, trn, val, H: int, rng, folder: Path
     began, done = time.perf_counter() - before, 0 if keeper is None else len(keeper.history.val_loss)
     if done:
         progress(f"{which}: continues after epoch {done} ({before / 60:.1f} min so far)")
-    show = epoch_progress(which, fit_cfg.max_epochs, began, progress, first=done)
+    show = epoch_progress(which, fit_cfg.max_epochs, began, progress, first=done, first_seconds=before)
     save = fit_checkpoint.saver(saved, net, opt, rng, identity, lambda: time.perf_counter() - began)
 
     def on_epoch(at):
@@ -39,15 +39,16 @@ def fit_resumable(which: str, cfg, X, costs, trn, val, H: int, rng, folder: Path
 
 
 def epoch_progress(which: str, max_epochs: int, began: float, progress, every: int = EPOCH_LINES,
-                   clock=time.perf_counter, first: int = 0):
+                   clock=time.perf_counter, first: int = 0, first_seconds: float = 0.0):
     """A network's progress line every `every` epochs: its validation loss, its best epoch so far, the time since
     `began` on `clock`, and the most it can take yet (early stopping ends it sooner, which no one can say ahead),
-    at the pace of the epochs since `first` (a fit continued from a checkpoint: the epochs it had done)."""
+    at the pace of the epochs since `first` (a fit continued from a checkpoint: the epochs it had done, in
+    `first_seconds`)."""
     def on_epoch(keeper) -> None:
         epochs = len(keeper.history.val_loss)
         if epochs % every == 0:
             seconds = clock() - began
-            pace = seconds / max(epochs - first, 1)
+            pace = (seconds - first_seconds) / max(epochs - first, 1)
             progress(f"{which}: epoch {epochs}, validation loss {keeper.history.val_loss[-1]:.4g} (best: epoch "
                      f"{keeper.best + 1}), {seconds / 60:.1f} min; at most {(max_epochs - epochs) * pace / 60:.0f} "
                      f"min more")
