@@ -30,24 +30,25 @@ def fit(which, folder, lines=None):
                                              lines.append)
 
 
-@pytest.mark.parametrize("which", ["U50", "W90", "FFNN", "WUNN"])      # noise rows, dropout masks, weight noise
-def test_a_fit_stopped_and_continued_ends_as_one_that_never_stopped(which, tmp_path, monkeypatch):
-    whole, whole_history, _ = fit(which, tmp_path / "whole")
-    assert len(whole_history.val_loss) == 25                           # no early stop: every save is used
-
-    shown = confidence_networks.epoch_progress
-
+def fit_stopped(which, folder, monkeypatch):
+    """Fit `which` into `folder` and stop it after epoch STOP_AT, as Ctrl-C would (its last save: epoch 10)."""
     def stopping(*args, **kwargs):
         def on_epoch(at):
             if len(at.history.val_loss) == STOP_AT:
                 raise KeyboardInterrupt
         return on_epoch
-    monkeypatch.setattr(confidence_networks, "epoch_progress", stopping)
-    with pytest.raises(KeyboardInterrupt):
-        fit(which, tmp_path / "parts")
+    with monkeypatch.context() as patch, pytest.raises(KeyboardInterrupt):
+        patch.setattr(confidence_networks, "epoch_progress", stopping)
+        fit(which, folder)
+
+
+@pytest.mark.parametrize("which", ["U50", "W90", "FFNN", "WUNN"])      # noise rows, dropout masks, weight noise
+def test_a_fit_stopped_and_continued_ends_as_one_that_never_stopped(which, tmp_path, monkeypatch):
+    whole, whole_history, _ = fit(which, tmp_path / "whole")
+    assert len(whole_history.val_loss) == 25                           # no early stop: every save is used
+    fit_stopped(which, tmp_path / "parts", monkeypatch)
     saved = tmp_path / "parts" / fit_checkpoint.FILE
     assert len(fit_checkpoint.read(saved, CFG.classifier)[2].history.val_loss) == 10
-    monkeypatch.setattr(confidence_networks, "epoch_progress", shown)
     lines = []
     parts, history, _ = fit(which, tmp_path / "parts", lines)
     assert lines[0].startswith(f"{which}: continues after epoch 10 (")
@@ -56,14 +57,7 @@ def test_a_fit_stopped_and_continued_ends_as_one_that_never_stopped(which, tmp_p
 
 
 def test_a_checkpoint_of_another_fit_or_a_damaged_one_is_refused_by_name(tmp_path, monkeypatch):
-    def stopping(*args, **kwargs):
-        def on_epoch(at):
-            if len(at.history.val_loss) == STOP_AT:
-                raise KeyboardInterrupt
-        return on_epoch
-    monkeypatch.setattr(confidence_networks, "epoch_progress", stopping)
-    with pytest.raises(KeyboardInterrupt):
-        fit("U50", tmp_path)
+    fit_stopped("U50", tmp_path, monkeypatch)
     saved = tmp_path / fit_checkpoint.FILE
     with pytest.raises(ValueError, match="belongs to another fit"):
         fit("W50", tmp_path)
