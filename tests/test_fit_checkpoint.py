@@ -1,5 +1,6 @@
 """A network's fit in the confidence experiment, stopped and continued from its checkpoint, ends bit for bit as
 one that never stopped (`la.experiments.runs.fit_checkpoint`, `la.experiments.confidence_networks`)."""
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -8,6 +9,8 @@ import pytest
 from la.experiments import confidence_networks
 from la.experiments.confidence_config import QUICK
 from la.experiments.runs import fit_checkpoint
+from la.experiments.runs.checkpoint import META, read_state
+from la.io import write_npz
 
 CFG = QUICK["24-pancake"]
 CFG = replace(CFG, classifier=replace(CFG.classifier, hidden=(8, 8, 8), batch_size=20, max_epochs=25, patience=30),
@@ -64,3 +67,15 @@ def test_a_checkpoint_of_another_fit_or_a_damaged_one_is_refused_by_name(tmp_pat
     saved.write_bytes(saved.read_bytes()[:300])
     with pytest.raises(ValueError, match=f"{saved}: not a readable fit checkpoint"):
         fit_checkpoint.read(saved, None)
+
+
+@pytest.mark.parametrize("rng", [{"bit_generator": 5}, {"bit_generator": "default_rng"}, "PCG64",
+                                 {"bit_generator": "PCG64", "state": "garbage"}])
+def test_a_checkpoint_with_a_damaged_generator_state_is_refused_by_name(rng, tmp_path, monkeypatch):
+    fit_stopped("W50", tmp_path, monkeypatch)
+    saved = tmp_path / fit_checkpoint.FILE
+    arrays, meta = read_state(saved)
+    arrays[META] = np.array([json.dumps({**meta, "rng": rng})])
+    write_npz(saved, arrays)
+    with pytest.raises(ValueError, match=f"^{saved}: not a whole fit checkpoint"):
+        fit("W50", tmp_path)

@@ -16,9 +16,8 @@ fit's is refused.
 """
 from dataclasses import asdict
 
-import numpy as np
-
 from la.experiments.runs.checkpoint import as_json, read_state, save_state, unpack_parts
+from la.experiments.runs.persist import generator_from_state
 from la.heller.classifier_fit import BestEpoch, History
 
 FILE = "fit_checkpoint.npz"     # in the unit's folder
@@ -88,11 +87,8 @@ def _whole(meta: dict) -> bool:
 
 def _generator(state) -> bool:
     """Whether `state` is a bit generator's state (PCG64, ...), as a generator's `bit_generator.state` gives it."""
-    kind = getattr(np.random, state.get("bit_generator", ""), None) if isinstance(state, dict) else None
-    if not (isinstance(kind, type) and issubclass(kind, np.random.BitGenerator)):
-        return False
     try:
-        kind().state = state
-    except (TypeError, ValueError, KeyError, IndexError, OverflowError):
+        generator_from_state(state)
+    except ValueError:
         return False
     return True

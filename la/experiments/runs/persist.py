@@ -225,17 +225,25 @@ def _check_no_extra(data, expected_keys, path: str) -> None:
 
 
 def _restore_rng(state, path: str) -> np.random.Generator:
+    try:
+        return generator_from_state(state)
+    except ValueError as e:
+        raise ValueError(f"{path}: key '{META}' has {e} for the FFNN's dropout rng") from None
+
+
+def generator_from_state(state) -> np.random.Generator:
+    """The generator whose bit generator (PCG64, MT19937, ...) has `state`, as `rng.bit_generator.state` gave it;
+    ValueError saying what is wrong with a state that is not one."""
     name = state.get("bit_generator") if isinstance(state, dict) else None
     kind = getattr(np.random, name, None) if isinstance(name, str) else None
     # Only a bit generator (PCG64, MT19937, ...) has a state to set: not "default_rng" nor "Generator".
     if not (isinstance(kind, type) and issubclass(kind, np.random.BitGenerator)):
-        raise ValueError(f"{path}: key '{META}' has no usable 'rng_state' for the FFNN's dropout rng")
+        raise ValueError("no usable 'rng_state'")
     bit_generator = kind()
     try:
         bit_generator.state = state
     except (TypeError, ValueError, KeyError, IndexError, OverflowError) as e:     # what NumPy raises, by field
-        raise ValueError(f"{path}: key '{META}' has a damaged 'rng_state' for the FFNN's dropout rng "
-                         f"({type(e).__name__}: {e})") from None
+        raise ValueError(f"a damaged 'rng_state' ({type(e).__name__}: {e})") from None
     return np.random.Generator(bit_generator)
 
 
