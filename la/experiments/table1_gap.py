@@ -90,15 +90,15 @@ def _cell(value, spec: str, width: int) -> str:
 def format_seeds(table: dict) -> str:
     """Every seed as one line: training, labels, calibration, and the three rows (subopt % / optimal %, unsolved)."""
     lines = [f"{'arm':>10} {'seed':>4} | {'final α':>7} {'α0 until':>8} {'solved':>6} | {'labels ≥ 30: α':>14} "
-             f"{'N/A':>5} | {'y^0.9<=h*':>9} | " + " | ".join(f"{row:>18}" for row in ROWS)]
+             f"{'N/A':>5} | {'y^0.9<=h*':>9} | " + " | ".join(f"{row:>19}" for row in ROWS)]
     for (arm, k), s in table.items():
         cells = []
         for row in ROWS:
             if row in s["rows"] and s["rows"][row][0] is not None:
                 subopt, optimal, unsolved = s["rows"][row]
-                cells.append(f"{subopt:6.2f} / {optimal:5.1f} ({unsolved})".rjust(18))
+                cells.append(f"{subopt:6.2f} / {optimal:5.1f} ({unsolved})".rjust(19))
             else:
-                cells.append(f"{'—':>18}")
+                cells.append(f"{'—':>19}")
         lines.append(f"{arm:>10} {k:>4} | {_cell(s['final_alpha'], '.2f', 7)} {_cell(s['held_through'], 'd', 8)} "
                      f"{_cell(s['solved_train'], '.1f', 6)} | {_cell(s['labels_alpha'], '.2f', 14)} "
                      f"{_cell(s['labels_mean'], '.2f', 5)} | {_cell(s['y09_below'], '.1f', 9)} | " + " | ".join(cells))
