@@ -225,7 +225,7 @@ def test_the_gap_table_pairs_each_arm_with_the_controls_seed(tmp_path, capsys):
     assert one["labels_alpha"] == pytest.approx(5.0) and one["labels_mean"] is None      # (0 + 10 %) / 2
     assert one["y09_below"] == 40.0 and table[("control", 2)]["labels_alpha"] is None    # no audit
     assert table1_gap.paired(table) == [{"arm": "budget-x4", "row": "0.9", "seeds": [2], "changes": [-1.0],
-                                         "mean": -1.0, "common_changes": [None], "common_tasks": [0],
+                                         "mean": -1.0, "common_changes": [None], "common_tasks": [0], "common_nodes": [None],
                                          "common_mean": None}]     # seed 2 alone; 0.5 has no control; no tasks
     # final α (0.94, 0.89, 0.99) and solved (90, 80, 95 %) against the rows (8, 5, 4 %): by hand, r = −0.05 /
     # (√0.005 · √(26/3)) and ρ = 1 − 6·6 / (3·8) from the ranks; labels: one seed only; y^0.9 <= h*: constant
@@ -247,14 +247,15 @@ def test_the_gap_table_also_pairs_the_tasks_both_solved(tmp_path, capsys):
     """An arm that leaves a task unsolved is compared with the control on the tasks both solved."""
     from la.experiments import table1_gap
     from la.io import write_json
-    task = lambda i, optimal, cost: {"id": i, "optimal": optimal, "solved": cost is not None,      # noqa: E731
-                                     "cost": cost, "generated": 1, "seconds": 0.1}
+    task = lambda i, optimal, cost, nodes=10: {"id": i, "optimal": optimal, "solved": cost is not None,  # noqa: E731
+                                               "cost": cost, "generated": nodes, "seconds": 0.1}
     control, arm = _record(1, [0.99], 0.9, {"0.9": 10.0}), _record(1, [0.99], 0.9, {"0.9": 5.0})
     control["tests"][0]["records"] = [task(1, 50, 55), task(2, 40, 40), task(3, 60, 66)]    # 10, 0, 10 % above
-    arm["tests"][0]["records"] = [task(1, 50, 50), task(2, 40, 44), task(3, 60, None)]      # 0, 10 %, unsolved
+    arm["tests"][0]["records"] = [task(1, 50, 50, 30), task(2, 40, 44), task(3, 60, None)]  # 0, 10 %, unsolved
     write_json(tmp_path / "control" / "run1" / "results.json", control)
     write_json(tmp_path / "batched" / "run1" / "results.json", arm)
     [pair] = table1_gap.paired(table1_gap.read_seeds(tmp_path))
     assert pair["changes"] == [-5.0] and pair["common_tasks"] == [2]          # the rows as recorded: 5 − 10
     assert pair["common_changes"] == [pytest.approx(0.0)] and pair["common_mean"] == pytest.approx(0.0)
-    assert "1: +0.00 (2)" in table1_gap.format_paired([pair])
+    assert pair["common_nodes"] == [2.0]                                       # (30 + 10) / (10 + 10)
+    assert "1: +0.00 (2) ×2.00" in table1_gap.format_paired([pair])

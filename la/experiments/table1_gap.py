@@ -60,16 +60,17 @@ def seed_row(record: dict, audit: dict | None) -> dict:
     curve = curves[0] if curves else []
     alpha_net = [t for t in record["training"] if t.get("network") == "alpha"]
     calibration = {c["alpha"]: c["y_alpha_below_h_star"] for c in record.get("calibration", [])}
-    rows, ratios = {}, {}
+    rows, solved = {}, {}
     for test in record["tests"]:
         if test["row"] in ROWS:
             rows[test["row"]] = (test["subopt"], test["optimal"], test["unsolved"])
-            ratios[test["row"]] = {r["id"]: r["cost"] / r["optimal"] for r in test["records"] if r["solved"]}
+            solved[test["row"]] = {r["id"]: (r["cost"] / r["optimal"], r["generated"])
+                                   for r in test["records"] if r["solved"]}
     return {"final_alpha": curve[-1]["alpha"] if curve else None,
             "held_through": max((e["iteration"] for e in curve if e["alpha"] >= ALPHA0), default=None),
             "solved_train": 100 * alpha_net[0]["solved_train"] if alpha_net else None,
             "labels_alpha": long_labels(audit, "alpha"), "labels_mean": long_labels(audit, "mean"),
-            "y09_below": 100 * calibration[0.9] if 0.9 in calibration else None, "rows": rows, "ratios": ratios}
+            "y09_below": 100 * calibration[0.9] if 0.9 in calibration else None, "rows": rows, "solved": solved}
 
 
 def read_seeds(folder: Path) -> dict:
@@ -108,7 +109,8 @@ def format_seeds(table: dict) -> str:
 def paired(table: dict) -> list:
     """Per arm other than the control and per row: the seeds both ran, the arm's subopt % less the control's on
     each, and their mean; then the same on the tasks both solved (an arm that leaves the hardest tasks unsolved
-    is not credited for their plans), with how many those were. Rows with no common seed are left out."""
+    is not credited for their plans), with how many those were and the arm's mean nodes generated on them as a
+    multiple of the control's. Rows with no common seed are left out."""
     out = []
     for arm in dict.fromkeys(a for a, _ in table if a != CONTROL):
         for row in ROWS:
@@ -117,35 +119,39 @@ def paired(table: dict) -> list:
                           and table[(CONTROL, k)]["rows"].get(row, (None,))[0] is not None)
             if both:
                 changes = [table[(arm, k)]["rows"][row][0] - table[(CONTROL, k)]["rows"][row][0] for k in both]
-                common = [_on_common(table[(arm, k)]["ratios"][row], table[(CONTROL, k)]["ratios"][row])
+                common = [_on_common(table[(arm, k)]["solved"][row], table[(CONTROL, k)]["solved"][row])
                           for k in both]
-                known = [c for c, _ in common if c is not None]
+                known = [c for c, _, _ in common if c is not None]
                 out.append({"arm": arm, "row": row, "seeds": both, "changes": changes,
-                            "mean": float(np.mean(changes)), "common_changes": [c for c, _ in common],
-                            "common_tasks": [n for _, n in common],
+                            "mean": float(np.mean(changes)), "common_changes": [c for c, _, _ in common],
+                            "common_tasks": [n for _, n, _ in common], "common_nodes": [x for _, _, x in common],
                             "common_mean": float(np.mean(known)) if known else None})
     return out
 
 
 def _on_common(arm: dict, control: dict) -> tuple:
-    """(the arm's subopt % less the control's over the tasks both solved, how many those are); None if none."""
+    """Over the tasks both solved ({id: (cost / optimal, generated)} each): the arm's subopt % less the control's,
+    how many tasks those are, and the arm's mean generated nodes as a multiple of the control's; None if none."""
     ids = sorted(arm.keys() & control.keys())
     if not ids:
-        return None, 0
-    return 100 * float(np.mean([arm[i] for i in ids]) - np.mean([control[i] for i in ids])), len(ids)
+        return None, 0, None
+    (arm_ratio, arm_nodes), (control_ratio, control_nodes) = (np.mean([side[i] for i in ids], axis=0)
+                                                              for side in (arm, control))
+    return 100 * float(arm_ratio - control_ratio), len(ids), float(arm_nodes / control_nodes)
 
 
 def format_paired(pairs: list) -> str:
     lines = ["Each arm against the control on the same seeds: subopt % of the arm less the control's (negative: the "
-             "arm is closer to optimal); then over the tasks both solved (their number in brackets)",
+             "arm is closer to optimal); then over the tasks both solved (their number in brackets, and the arm's "
+             "nodes generated on them as a multiple of the control's)",
              f"{'arm':>10} {'row':>4} | {'seeds':>8} | {'per seed':<30} | {'mean':>6} | "
-             f"{'tasks both solved: per seed':<50} | {'mean':>6}"]
+             f"{'tasks both solved: per seed':<72} | {'mean':>6}"]
     for p in pairs:
         per_seed = ", ".join(f"{k}: {c:+.2f}" for k, c in zip(p["seeds"], p["changes"]))
-        common = ", ".join(f"{k}: —" if c is None else f"{k}: {c:+.2f} ({n})"
-                           for k, c, n in zip(p["seeds"], p["common_changes"], p["common_tasks"]))
+        common = ", ".join(f"{k}: —" if c is None else f"{k}: {c:+.2f} ({n}) ×{x:.2f}" for k, c, n, x
+                           in zip(p["seeds"], p["common_changes"], p["common_tasks"], p["common_nodes"]))
         lines.append(f"{p['arm']:>10} {p['row']:>4} | {','.join(map(str, p['seeds'])):>8} | {per_seed:<30} | "
-                     f"{p['mean']:+6.2f} | {common:<50} | {'—' if p['common_mean'] is None else format(p['common_mean'], '+.2f'):>6}")
+                     f"{p['mean']:+6.2f} | {common:<72} | {'—' if p['common_mean'] is None else format(p['common_mean'], '+.2f'):>6}")
     return "\n".join(lines)
 
 
