@@ -184,6 +184,14 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
     assert resumed.beta == whole.beta and resumed.alpha == whole.alpha and resumed.y_q == whole.y_q
 
 
+def test_the_time_left_is_estimated_at_the_last_iterations_pace():
+    """Iterations grow longer as the tasks do: 1 s each, then 10 s; the estimate follows the last five."""
+    from la.experiments.runs.training import PACE_OVER, recent_pace
+    ends = list(np.cumsum([0.0] + [1.0] * 20 + [10.0] * 3))
+    assert PACE_OVER == 5 and recent_pace(ends) == pytest.approx((10 * 3 + 1 * 2) / 5)
+    assert recent_pace(ends[:3]) == pytest.approx(1.0)                    # two iterations: over both
+
+
 def test_damaged_or_foreign_checkpoints_are_refused(tmp_path):
     learner = trained_learner(SMALL)
     path = tmp_path / "c.npz"

@@ -21,6 +21,8 @@ from la.experiments.runs.progress import duration
 from la.learn import Learner, learn_heuristic_prac
 from la.search.shallowest import ENGINES
 
+PACE_OVER = 5                           # iterations the estimate of what is left is taken over
+
 
 def train(domain, config: LearnConfig, rng: np.random.Generator, encoding, checkpoint=None, progress=print,
           snapshots=None, snapshot_every: int = 5, minibatch=None) -> Learner:
@@ -32,7 +34,7 @@ def train(domain, config: LearnConfig, rng: np.random.Generator, encoding, check
                else Learner(domain, config, rng, encoding, engine))
     if minibatch is not None:
         learner.minibatch = minibatch
-    began, done_before = time.perf_counter(), learner.iteration
+    ends = [time.perf_counter()]             # when each iteration since this start ended (the start first)
 
     def after_iteration(learner: Learner) -> None:
         if checkpoint is not None:
@@ -42,11 +44,18 @@ def train(domain, config: LearnConfig, rng: np.random.Generator, encoding, check
                 if getattr(learner, name) is not None:
                     save_network(getattr(learner, name), learner.encoding,
                                  Path(snapshots) / f"iter{learner.iteration:02d}-{name}.npz")
+        ends.append(time.perf_counter())
         if progress is not None:
-            per_iteration = (time.perf_counter() - began) / (learner.iteration - done_before)
-            progress(progress_line(learner, per_iteration * (config.num_iter - learner.iteration)))
+            progress(progress_line(learner, recent_pace(ends) * (config.num_iter - learner.iteration)))
 
     return learn_heuristic_prac(domain, config, rng, encoding, learner, after_iteration, engine)
+
+
+def recent_pace(ends: list, last: int = PACE_OVER) -> float:
+    """Seconds per iteration over the `last` iterations (fewer at the start): iterations grow longer as the tasks
+    do (a 15-puzzle run's first take seconds, its last minutes), so the pace since the start says too little."""
+    recent = ends[-(last + 1):]
+    return (recent[-1] - recent[0]) / (len(recent) - 1)
 
 
 def progress_line(learner: Learner, left: float) -> str:
