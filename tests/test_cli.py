@@ -116,3 +116,12 @@ def test_unit_folder_names_must_be_safe_path_components(name, tmp_path):
     from la.experiments.runs.runner import run_units
     with pytest.raises(ValueError, match="unit name"):
         run_units(lambda *a: {}, [{"name": name}], tmp_path, jobs=1, progress=None)
+
+
+def test_output_cut_short_by_its_reader_ends_quietly():
+    """`python -m ... | head`: the reader closes the pipe before the command writes; no traceback, status 1."""
+    process = subprocess.Popen([sys.executable, "-m", "la.experiments.table1_gap"], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()                               # before the command has imported NumPy, let alone printed
+    err = process.stderr.read()
+    assert process.wait(timeout=120) == 1 and err == ""

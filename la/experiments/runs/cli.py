@@ -44,10 +44,16 @@ class Parser(argparse.ArgumentParser):
 
 def run(main, argv=None) -> int:
     """Call `main(argv)`; a ValueError (bad input) or a file that cannot be written (disk full, read-only, ...)
-    becomes one line on stderr and exit status 2, and Ctrl-C outside the runner (which reports its own) one line
-    and status 130."""
+    becomes one line on stderr and exit status 2, Ctrl-C outside the runner (which reports its own) one line and
+    status 130, and output cut short by its reader (`| head`) nothing more and status 1."""
     try:
         return main(argv)
+    except BrokenPipeError:                  # the reader went away (`| head`): stop quietly, as a shell tool does
+        try:                                 # and leave nothing for the exit's flush to fail on again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 1
     except ValueError as error:
         print(f"error: {str(error).replace(chr(10), ' ')}", file=sys.stderr)
         return 2
