@@ -1,5 +1,6 @@
 """The command-line entry points: output, exit status, one-line errors."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -118,9 +119,12 @@ def test_unit_folder_names_must_be_safe_path_components(name, tmp_path):
         run_units(lambda *a: {}, [{"name": name}], tmp_path, jobs=1, progress=None)
 
 
-def test_output_cut_short_by_its_reader_ends_quietly():
+@pytest.mark.parametrize("unbuffered", [False, True])     # buffered, the output meets the closed pipe at the end
+def test_output_cut_short_by_its_reader_ends_quietly(unbuffered):
     """`python -m ... | head`: the reader closes the pipe before the command writes; no traceback, status 1."""
-    process = subprocess.Popen([sys.executable, "-m", "la.experiments.table1_gap"], cwd=ROOT,
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | ({"PYTHONUNBUFFERED": "1"} if unbuffered
+                                                                             else {})
+    process = subprocess.Popen([sys.executable, "-m", "la.experiments.table1_gap"], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     process.stdout.close()                               # before the command has imported NumPy, let alone printed
     err = process.stderr.read()

@@ -225,8 +225,9 @@ def test_the_gap_table_pairs_each_arm_with_the_controls_seed(tmp_path, capsys):
     assert one["labels_alpha"] == pytest.approx(5.0) and one["labels_mean"] is None      # (0 + 10 %) / 2
     assert one["y09_below"] == 40.0 and table[("control", 2)]["labels_alpha"] is None    # no audit
     assert table1_gap.paired(table) == [{"arm": "budget-x4", "row": "0.9", "seeds": [2], "changes": [-1.0],
-                                         "mean": -1.0, "common_changes": [None], "common_tasks": [0], "common_nodes": [None],
-                                         "common_mean": None}]     # seed 2 alone; 0.5 has no control; no tasks
+                                         "mean": -1.0, "common_changes": [None], "common_tasks": [0],
+                                         "common_nodes": [None], "common_mean": None}]
+    # seed 2 alone; 0.5 has no control; the records list no tasks, so none were solved by both
     # final α (0.94, 0.89, 0.99) and solved (90, 80, 95 %) against the rows (8, 5, 4 %): by hand, r = −0.05 /
     # (√0.005 · √(26/3)) and ρ = 1 − 6·6 / (3·8) from the ranks; labels: one seed only; y^0.9 <= h*: constant
     assert table1_gap.association(table) == [("final α", 3, pytest.approx(-0.2401922), pytest.approx(-0.5)),

@@ -85,7 +85,7 @@ def read_seeds(folder: Path) -> dict:
 
 
 def _cell(value, spec: str, width: int) -> str:
-    return f"{'—':>{width}}" if value is None else f"{value:{width}{spec}}"
+    return f"{'—':>{width}}" if value is None else format(value, spec).rjust(width)
 
 
 def format_seeds(table: dict) -> str:
@@ -151,7 +151,7 @@ def format_paired(pairs: list) -> str:
         common = ", ".join(f"{k}: —" if c is None else f"{k}: {c:+.2f} ({n}) ×{x:.2f}" for k, c, n, x
                            in zip(p["seeds"], p["common_changes"], p["common_tasks"], p["common_nodes"]))
         lines.append(f"{p['arm']:>10} {p['row']:>4} | {','.join(map(str, p['seeds'])):>8} | {per_seed:<30} | "
-                     f"{p['mean']:+6.2f} | {common:<72} | {'—' if p['common_mean'] is None else format(p['common_mean'], '+.2f'):>6}")
+                     f"{p['mean']:+6.2f} | {common:<72} | {_cell(p['common_mean'], '+.2f', 6)}")
     return "\n".join(lines)
 
 

@@ -47,7 +47,9 @@ def run(main, argv=None) -> int:
     becomes one line on stderr and exit status 2, Ctrl-C outside the runner (which reports its own) one line and
     status 130, and output cut short by its reader (`| head`) nothing more and status 1."""
     try:
-        return main(argv)
+        status = main(argv)
+        sys.stdout.flush()                   # buffered output meets a reader gone away here, not at the exit
+        return status
     except BrokenPipeError:                  # the reader went away (`| head`): stop quietly, as a shell tool does
         try:                                 # and leave nothing for the exit's flush to fail on again
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
