@@ -2,7 +2,7 @@
 (Tables 2 and 3, moderate and hard blocks, the σ rows), the CSV files and the figures, the classical row's known
 answer, --resume after finished units, the same results with --jobs 2, H from the training data, bad arguments
 refused in one line, `python -m la.plots --confidence` redrawing from the results file (an earlier run's record
-too), the spreads over runs, the paper's Tables 2 and 3 as transcribed, and the budget pilot."""
+too; the figure across domains), the spreads over runs, the paper's Tables 2 and 3 as transcribed, and the budget pilot."""
 import json
 import shutil
 import subprocess
@@ -278,6 +278,36 @@ def test_an_earlier_runs_record_is_drawn_beside_the_newer_one_and_skips_the_tabl
     shutil.copy(given / "confidence_15-puzzle.json", given / "confidence_15-puzzle_again.json")
     assert run(plots.main, ["--confidence", str(given / "confidence_15-puzzle.json"), "--confidence",
                             str(given / "confidence_15-puzzle_again.json"), "--out", str(tmp_path / "g")]) == 2
+
+
+def test_the_figure_across_domains_draws_each_domain_the_folder_will_hold(quick, tmp_path):
+    """confidence_tables.png: the record given, and for every other domain the record --out holds already; an
+    earlier run's record (…_run1.json) and a record without Table 3's rows are left out; a damaged record in --out
+    is refused in one line before anything is drawn."""
+    out, record = quick
+    shutil.copy(ROOT / "figures" / "confidence_24-pancake.json", tmp_path / "confidence_24-pancake.json")
+    shutil.copy(ROOT / "figures" / "confidence_24-pancake_run1.json", tmp_path / "confidence_24-pancake_run1.json")
+    shutil.copy(ROOT / "figures" / "confidence_15-puzzle.json", tmp_path / "confidence_15-puzzle.json")  # replaced
+    hard = json.loads((ROOT / "figures" / "confidence_15-blocksworld.json").read_text())
+    hard["config"]["blocks"] = ["hard"]                       # a domain that ran the hard block alone
+    hard["coverage"] = [r for r in hard["coverage"] if r.get("block") == "hard"]
+    hard["table3"] = [r for r in hard["table3"] if r["block"] == "hard"]
+    (tmp_path / "confidence_15-blocksworld.json").write_text(json.dumps(hard))
+    records, _ = plots.read_all(plots.parse_args(["--confidence", str(out / "results.json"), "--out", str(tmp_path)]))
+    across = plots.across_domains(records, tmp_path)
+    assert [r["domain"] for r in across] == ["15-blocksworld", "15-puzzle", "24-pancake"]
+    assert across[1]["table3"] == record["table3"]              # the record given, not the one --out held
+    titles = [[title for title, *_ in plots_confidence.panels(r)] for r in across]
+    assert titles[0] == ["Table 2, hard, dual queue", "Table 3, hard: dual A40, network"]
+    assert titles[2] == plots_confidence.PANELS                 # every panel, in the figure's order
+    assert plots.main(["--confidence", str(out / "results.json"), "--out", str(tmp_path)]) == 0
+    assert (tmp_path / plots_confidence.ACROSS).stat().st_size > 0
+    (tmp_path / "confidence_24-pancake.json").write_text("{")
+    (tmp_path / plots_confidence.ACROSS).unlink()
+    assert run(plots.main, ["--confidence", str(out / "results.json"), "--out", str(tmp_path)]) == 2
+    assert not (tmp_path / plots_confidence.ACROSS).exists()
+    del records["confidence_15-puzzle"]
+    assert plots.across_domains(records, tmp_path / "nowhere") == []
 
 
 def test_the_coverage_table_says_when_no_row_solved_a_task():

@@ -103,7 +103,7 @@ def test_a_file_name_taken_by_a_folder_is_refused_before_anything_is_drawn(taken
 
 def test_every_file_written_was_checked_first_and_no_legend_is_empty(tmp_path, monkeypatch):
     """Over every committed record (drawn, not laid out or rendered: `save` only touches the file): the files in
-    --out are exactly those `plan` lists, which `check_targets` checks; and no figure warns (an empty legend)."""
+    --out are exactly those `all_plans` lists, which `check_targets` checks; and no figure warns (an empty legend)."""
     def save(fig, path):
         Path(path).touch()
         plots_style.plt.close(fig)
@@ -112,7 +112,7 @@ def test_every_file_written_was_checked_first_and_no_legend_is_empty(tmp_path, m
     out = tmp_path / "figs"
     args = plots.parse_args(["--out", str(out), "--copy"])
     records, paths = plots.read_all(args)
-    planned = [f for name, record in records.items() for f in plots.plan(name, record, records)[0]]
+    planned = [f for files, _ in plots.all_plans(records, out).values() for f in files]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert plots.main(["--out", str(out), "--copy"]) == 0

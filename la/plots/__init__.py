@@ -23,6 +23,7 @@ calibration (`table3_<D>_calibration.png`; on blocksworld also `_calibration_uni
 learning curves (`table3_<D>_learning_curves.png`). Figures 1 and 2 draw GenerateTaskPrac on 15-puzzle boards,
 so only 15-puzzle records hold their data; on the other domains they are skipped, and said so. A confidence
 record (`la.experiments.confidence --domain D`, figures/confidence_<D>.json) draws its two figures, and a
-third with Tables 2 and 3 when it has Table 3's rows (`confidence`), the records of the baselines beside saved
-networks (figures/baselines_<D>*.json) their two (`baselines`).
+third with Tables 2 and 3 when it has Table 3's rows (`confidence`); those records, with the others' that the
+figures folder holds, also draw Tables 2 and 3 across the domains (confidence_tables.png). The records of the
+baselines beside saved networks (figures/baselines_<D>*.json) draw their two (`baselines`).
 """

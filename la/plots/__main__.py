@@ -112,6 +112,32 @@ def plan(name: str, record: dict, records: dict) -> tuple:
     return files, draw
 
 
+def across_domains(records: dict, out: Path) -> list:
+    """The records `confidence_tables.png` in `out` draws: each confidence record given (or committed) with Table
+    3's rows and, for every other domain, the record `out` already holds (confidence_<domain>.json, checked), so
+    that redrawing one domain keeps the others in the figure. Earlier runs' records (…_run<K>.json) are left out."""
+    current = {r["domain"]: r for name, r in records.items() if name.startswith("confidence_")
+               and "figure_stem" not in r}
+    for path in sorted(out.glob("confidence_*.json")) if out.is_dir() else []:
+        if not confidence.ARCHIVE.fullmatch(path.stem) and path.stem.removeprefix("confidence_") not in current:
+            record = confidence.read_confidence(path)
+            current.setdefault(record["domain"], record)
+    return [current[domain] for domain in sorted(current) if current[domain].get("table3")]
+
+
+def all_plans(records: dict, out: Path) -> dict:
+    """Every `plan` by record's name, and the figure across the confidence records' domains (`across_domains`)."""
+    plans = {name: plan(name, record, records) for name, record in records.items()}
+    across = across_domains(records, out)
+    if across:
+        def draw(folder):
+            confidence.across_domains(across, folder / confidence.ACROSS)
+            return [f"drew {confidence.ACROSS} from the confidence records of the "
+                    + ", ".join(r["domain"] for r in across)]
+        plans["confidence_tables"] = ([confidence.ACROSS], draw)
+    return plans
+
+
 def check_targets(out: Path, names: list) -> None:
     """Refuse, before anything is drawn, a file to be written in `out` that is a folder: nothing can replace it."""
     for name in names:
@@ -164,7 +190,7 @@ def copy(path: Path, target: Path) -> None:
 def main(argv=None) -> int:
     args = parse_args(argv)
     records, paths = read_all(args)                                          # every input, before any figure
-    plans = {name: plan(name, record, records) for name, record in records.items()}
+    plans = all_plans(records, args.out)
     copies = [name for name, path in paths.items()            # a record already in --out is adopted: not copied
               if args.copy and Path(path).resolve().parent != args.out.resolve()]
     check_targets(args.out, [f for files, _ in plans.values() for f in files] + [f"{n}.json" for n in copies])
@@ -173,7 +199,7 @@ def main(argv=None) -> int:
         for name, (_, draw) in plans.items():
             if name in copies:
                 copy(paths[name], folder / f"{name}.json")
-            lines += draw(folder) + [f"drew the {name} figures from {paths[name]}"]
+            lines += draw(folder) + ([f"drew the {name} figures from {paths[name]}"] if name in paths else [])
     print("\n".join(lines))
     return 0
 
