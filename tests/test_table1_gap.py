@@ -185,13 +185,18 @@ def test_a_run_with_the_authors_sampler_is_recorded_and_resumed_only_with_it(tmp
 
 
 def test_an_arms_seeds_merge_with_their_rows_sampler_and_machines(tmp_path):
+    """Seeds that tested other rows merge (the control's runs 4–10 leave out α = 0.95): each row stands on the runs
+    that tested it; a row no folder tested stays out of the record's rows."""
     from la.experiments import merge
-    for k in ("1", "2"):
-        assert suboptimality.main(["--quick", "--runs", "2", "--run", k, "--rows", "0.9", "--sampler", "authors",
+    for k, rows in (("1", "0.9,0.5"), ("2", "0.9")):
+        assert suboptimality.main(["--quick", "--runs", "2", "--run", k, "--rows", rows, "--sampler", "authors",
                                    "--jobs", "1", "--out", str(tmp_path / f"r{k}")]) == 0
     assert merge.main([str(tmp_path / "m"), str(tmp_path / "r1"), str(tmp_path / "r2")]) == 0
     merged = json.loads((tmp_path / "m" / "results.json").read_text())
-    assert merged["rows"] == ["0.9"] and merged["sampler"] == "authors" and merged["runs"] == [1, 2]
+    assert merged["rows"] == ["0.9", "0.5"] and merged["sampler"] == "authors" and merged["runs"] == [1, 2]
+    runs = {r["row"]: r["runs"] for r in merged["table"]}
+    assert (runs["0.9"], runs["0.5"], runs["N/A"]) == (2, 1, 0)
+    assert [(t["run"], t["row"]) for t in merged["tests"]] == [(1, "0.9"), (1, "0.5"), (2, "0.9")]
     assert [m["numpy"] for m in merged["machines"]] == [np.__version__] * 2
     assert [t["machine"]["numpy"] for t in merged["training"]] == [np.__version__] * 2
 

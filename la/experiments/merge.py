@@ -6,7 +6,8 @@ Each DIR is a finished run of `la.experiments.suboptimality`, `la.experiments.ef
 `la.experiments.confidence` (its results.json written), all of the same experiment. They merge when their settings
 agree: the seed and the whole configuration except the number of runs, compared by a hash of them
 (`la.experiments.merge_check.settings_hash`), so folders made on different commits of the same algorithm merge; the
-command, commit and run selection (--run K) are provenance, not settings. Every run 1..M must be in exactly one
+command, commit and run selection (--run K) are provenance, not settings, and so are the suboptimality rows each
+folder tested (--rows): a row stands on the runs that tested it, its `runs` in the table. Every run 1..M must be in exactly one
 folder. An overlap, a gap or a mismatch is one line and exit status 2, with nothing written. OUT receives
 results.json and results.csv, made by the experiment's own table functions as if the M runs had been one experiment,
 and its figure(s); the record lists the command and commit of every folder.
@@ -70,7 +71,10 @@ def merge_suboptimality(out: Path, folders: list, runs: list, about: dict) -> st
               "tests": tests}
     if cfg.calibration_random:
         record["calibration_random"] = calibration_table(calibrations, "calibration_random")
-    record.update({k: first[k] for k in ("rows", "sampler") if k in first})     # the same in every folder
+    record.update({"sampler": first["sampler"]} if "sampler" in first else {})     # the same in every folder
+    rows = [row for row in order if any(row in f["record"].get("rows", order) for f in by_run)]
+    if rows != order:                                       # some rows were left out by every folder's --rows
+        record["rows"] = rows
     if any("machine" in f["record"] for f in by_run):                            # what each folder ran on
         record["machines"] = [f["record"].get("machine") for f in by_run]
     if "baselines" in first:

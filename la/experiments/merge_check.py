@@ -59,8 +59,9 @@ def unit_shape(experiment: str, unit: str) -> dict:
 
 
 def settings_hash(settings: dict) -> str:
-    """A hash of what decides a run's results: the settings without the number of runs and the run selection."""
-    kept = {**{k: v for k, v in settings.items() if k != "run"},
+    """A hash of what decides a run's results: the settings without the number of runs, the run selection and the
+    rows tested (`--rows`: a row's results do not depend on the other rows; the merged table says each row's runs)."""
+    kept = {**{k: v for k, v in settings.items() if k not in ("run", "rows")},
             "config": {k: v for k, v in settings["config"].items() if k != "runs"}}
     return hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()[:16]
 
