@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -300,8 +301,15 @@ def test_the_figure_across_domains_draws_each_domain_the_folder_will_hold(quick,
     titles = [[title for title, *_ in plots_confidence.panels(r)] for r in across]
     assert titles[0] == ["Table 2, hard, dual queue", "Table 3, hard: dual A40, network"]
     assert titles[2] == plots_confidence.PANELS                 # every panel, in the figure's order
-    assert plots.main(["--confidence", str(out / "results.json"), "--out", str(tmp_path)]) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                  # no empty panel or legend for the hard-only domain
+        assert plots.main(["--confidence", str(out / "results.json"), "--out", str(tmp_path)]) == 0
     assert (tmp_path / plots_confidence.ACROSS).stat().st_size > 0
+    assert "coverage" not in plots_confidence.figure_names(across[0])      # its hard rows: in the tables figure
+    shutil.copy(tmp_path / "confidence_15-blocksworld.json", tmp_path / "hard.json")
+    assert plots.main(["--confidence", str(tmp_path / "hard.json"), "--out", str(tmp_path / "h")]) == 0
+    assert sorted(p.name for p in (tmp_path / "h").glob("confidence_*.png")) == [
+        "confidence_15-blocksworld_ood.png", "confidence_15-blocksworld_tables.png", plots_confidence.ACROSS]
     (tmp_path / "confidence_24-pancake.json").write_text("{")
     (tmp_path / plots_confidence.ACROSS).unlink()
     assert run(plots.main, ["--confidence", str(out / "results.json"), "--out", str(tmp_path)]) == 2

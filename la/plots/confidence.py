@@ -6,7 +6,7 @@
 - `ood` (confidence_<domain>_ood.png): the OOD table. The classifiers' median confidence on held-out teacher
   states and on uniform and weighted noise, Kendall's τ of every network's prediction against the teacher's
   cost, and the FFNN's σ_a and the WUNN's σ_e on the same inputs; the paper's Table 1 as markers (IPC domains).
-- `coverage` (confidence_<domain>_coverage.png): the coverage table. Coverage and mean generated nodes (solved
+- `coverage` (confidence_<domain>_coverage.png), for a record with the moderate block: the coverage table. Coverage and mean generated nodes (solved
   tasks) against X for each thresholded row, single queue and dual queue apart; the rows without a threshold
   (base, GBFS with the classical heuristic) as horizontal lines; the moderate block's rows of Table 2.
 - `tables` (confidence_<domain>_tables.png), for a record with Table 3's rows (records made before them have
@@ -67,9 +67,12 @@ def read_confidence(path) -> dict:
 
 
 def figure_names(record: dict) -> dict:
-    """The figures' file names; `tables` only for a record with Table 3's rows."""
+    """The figures' file names; `coverage` only for a record with the moderate block (the 24-puzzle runs the hard
+    block alone, whose rows the `tables` figure draws), `tables` only for a record with Table 3's rows."""
     stem = record.get("figure_stem", f"confidence_{record['domain']}")      # an archive's: see `read_all`
-    names = {"ood": f"{stem}_ood.png", "coverage": f"{stem}_coverage.png"}
+    names = {"ood": f"{stem}_ood.png"}
+    if "moderate" in record["config"].get("blocks", ["moderate"]):
+        names["coverage"] = f"{stem}_coverage.png"
     if record.get("table3"):
         names["tables"] = f"{stem}_tables.png"
     return names
@@ -322,7 +325,8 @@ def draw(record: dict, folder) -> list:
     names = figure_names(record)
     paths = {kind: Path(folder) / name for kind, name in names.items()}
     ood(record, paths["ood"])
-    coverage(record, paths["coverage"])
+    if "coverage" in paths:
+        coverage(record, paths["coverage"])
     if "tables" in paths:
         tables(record, paths["tables"])
     return list(paths.values())
