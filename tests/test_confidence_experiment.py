@@ -267,7 +267,7 @@ def test_an_earlier_runs_record_is_drawn_beside_the_newer_one_and_skips_the_tabl
     given = tmp_path / "given"
     given.mkdir()
     shutil.copy(out / "results.json", given / "confidence_15-puzzle.json")
-    shutil.copy(ROOT / "figures" / "confidence_15-puzzle.json", given / "confidence_15-puzzle_run1.json")
+    shutil.copy(ROOT / "figures" / "confidence_15-puzzle_run1.json", given / "confidence_15-puzzle_run1.json")
     old = plots_confidence.read_confidence(given / "confidence_15-puzzle_run1.json")
     assert "table3" not in old and "tables" not in plots_confidence.figure_names(old)
     assert plots.main(["--confidence", str(given / "confidence_15-puzzle.json"), "--confidence",
