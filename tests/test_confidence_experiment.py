@@ -2,7 +2,8 @@
 (Tables 2 and 3, moderate and hard blocks, the σ rows), the CSV files and the figures, the classical row's known
 answer, --resume after finished units, the same results with --jobs 2, H from the training data, bad arguments
 refused in one line, `python -m la.plots --confidence` redrawing from the results file (an earlier run's record
-too; the figure across domains), the spreads over runs, the paper's Tables 2 and 3 as transcribed, and the budget pilot."""
+too; the figure across domains), the spreads over runs, the paper's Tables 2 and 3 as transcribed, and the budget
+pilot."""
 import json
 import shutil
 import subprocess

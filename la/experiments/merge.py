@@ -7,8 +7,8 @@ Each DIR is a finished run of `la.experiments.suboptimality`, `la.experiments.ef
 agree: the seed and the whole configuration except the number of runs, compared by a hash of them
 (`la.experiments.merge_check.settings_hash`), so folders made on different commits of the same algorithm merge; the
 command, commit and run selection (--run K) are provenance, not settings, and so are the suboptimality rows each
-folder tested (--rows): a row stands on the runs that tested it, its `runs` in the table. Every run 1..M must be in exactly one
-folder. An overlap, a gap or a mismatch is one line and exit status 2, with nothing written. OUT receives
+folder tested (--rows): a row stands on the runs that tested it, its `runs` in the table. Every run 1..M must be in
+exactly one folder. An overlap, a gap or a mismatch is one line and exit status 2, with nothing written. OUT receives
 results.json and results.csv, made by the experiment's own table functions as if the M runs had been one experiment,
 and its figure(s); the record lists the command and commit of every folder.
 

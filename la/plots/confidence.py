@@ -6,9 +6,10 @@
 - `ood` (confidence_<domain>_ood.png): the OOD table. The classifiers' median confidence on held-out teacher
   states and on uniform and weighted noise, Kendall's τ of every network's prediction against the teacher's
   cost, and the FFNN's σ_a and the WUNN's σ_e on the same inputs; the paper's Table 1 as markers (IPC domains).
-- `coverage` (confidence_<domain>_coverage.png), for a record with the moderate block: the coverage table. Coverage and mean generated nodes (solved
-  tasks) against X for each thresholded row, single queue and dual queue apart; the rows without a threshold
-  (base, GBFS with the classical heuristic) as horizontal lines; the moderate block's rows of Table 2.
+- `coverage` (confidence_<domain>_coverage.png), for a record with the moderate block: the coverage table.
+  Coverage and mean generated nodes (solved tasks) against X for each thresholded row, single queue and dual queue
+  apart; the rows without a threshold (base, GBFS with the classical heuristic) as horizontal lines; the moderate
+  block's rows of Table 2.
 - `tables` (confidence_<domain>_tables.png), for a record with Table 3's rows (records made before them have
   none and skip it): Heller et al.'s Tables 2 and 3 as changes of coverage from each block's base row, ours on
   this domain (mean over runs, standard error) beside the paper's mean and range over its 8 IPC domains.
