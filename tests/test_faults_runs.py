@@ -119,6 +119,46 @@ def test_a_full_disk_in_a_unit_stops_the_run_with_one_line_naming_the_file(jobs,
     assert not [pid for pid, cmd in children(os.getpid()) if "spawn_main" in cmd]
 
 
+def test_a_signal_as_the_temporary_file_is_made_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """SIGTERM in a worker raises SystemExit at the first bytecode after the system call it interrupted: here,
+    the moment `os.open` has made the temporary file, before its name is anyone's variable."""
+    real_open = os.open
+
+    def open_then_terminated(*args, **kwargs):
+        real_open(*args, **kwargs)
+        raise SystemExit(143)
+
+    monkeypatch.setattr(la.io.os, "open", open_then_terminated)
+    with pytest.raises(SystemExit):
+        write_json(tmp_path / "a.json", {"a": 1})
+    assert list(tmp_path.iterdir()) == []
+
+
+def stuck_unit(unit: dict, out: Path, verbose: bool) -> dict:
+    """A toy unit: "stuck" begins a write (its temporary file), then ignores SIGTERM as a long NumPy call would;
+    "fail" fails once the stuck one's write has begun."""
+    folder = out / unit["name"]
+    folder.mkdir(parents=True, exist_ok=True)
+    if unit["do"] == "stuck":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        (folder / f"{PARTIAL}begun.json").write_text("{")
+        time.sleep(60)
+    while not list(out.rglob(PARTIAL + "*")):
+        time.sleep(0.01)
+    raise RuntimeError("the toy unit fails")
+
+
+def test_a_worker_killed_after_its_grace_time_leaves_no_temporary_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(processes, "GRACE", 0.5)       # the main process's wait before SIGKILL
+    began = time.monotonic()
+    with pytest.raises(Stopped) as stopped:
+        run_units(stuck_unit, toy_units("stuck", "fail"), tmp_path, 2, progress=None)
+    assert stopped.value.code == 1 and time.monotonic() - began < 30
+    assert "u1-fail failed: RuntimeError: the toy unit fails" in capsys.readouterr().err
+    assert not list(tmp_path.rglob(PARTIAL + "*"))
+    assert not [pid for pid, cmd in children(os.getpid()) if "spawn_main" in cmd]
+
+
 def test_a_progress_log_on_a_full_disk_names_itself(tmp_path):
     folder = tmp_path / "unit"
     folder.mkdir()

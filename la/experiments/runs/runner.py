@@ -26,7 +26,7 @@ import numpy as np
 from la.experiments.runs.cli import COUNT_MAX, SEED_MAX, count, file_error, out_folder, seed
 from la.experiments.runs.folder import is_result, read_result, resume_command
 from la.experiments.runs.processes import Terminated, Workers, terminated_raises
-from la.io import WriteError, write_json
+from la.io import WriteError, remove_partial, write_json
 from la.search.ida_star import ORDERS
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")     # a unit name's parts become folder names
@@ -160,17 +160,24 @@ def _run_in_workers(function, todo: list, out: Path, jobs: int, finished, progre
             for line in logs[unit["name"]].new_lines():
                 progress(f"  {unit['name']}: {line}")
 
-    with Workers(jobs) as workers:
-        for unit, kind, payload in workers.run(function, todo, out, tick=echo):
-            echo([unit])
-            if kind == "failed":
-                line, trace, file = payload
-                error = None if file is None else _oserror(*file)
-                if out_of_place(error):
-                    raise error
-                _report_failure(unit, out, line, trace)
-                raise _UnitFailed()
-            finished(unit, payload)
+    try:
+        with Workers(jobs) as workers:
+            for unit, kind, payload in workers.run(function, todo, out, tick=echo):
+                echo([unit])
+                if kind == "failed":
+                    line, trace, file = payload
+                    error = None if file is None else _oserror(*file)
+                    if out_of_place(error):
+                        raise error
+                    _report_failure(unit, out, line, trace)
+                    raise _UnitFailed()
+                finished(unit, payload)
+    except BaseException:
+        # The workers have stopped. One killed after its grace time (deep in a NumPy call) may have left a
+        # temporary file of a write it had begun; no other process writes in these folders.
+        for unit in todo:
+            remove_partial(out / unit["name"])
+        raise
 
 
 def _oserror(write: bool, number: int | None, reason: str, filename: str) -> OSError:
