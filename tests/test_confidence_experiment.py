@@ -25,7 +25,7 @@ from la.experiments.runs import fit_checkpoint
 from la.experiments.runs.cli import run
 from la.experiments.runs.network import load_network
 from la.experiments.table3 import TEST_SETS
-from la.plots import confidence as plots_confidence
+from la.plots import confidence as plots_confidence, confidence_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 CFG = QUICK["15-puzzle"]
@@ -299,22 +299,22 @@ def test_the_figure_across_domains_draws_each_domain_the_folder_will_hold(quick,
     across = plots.across_domains(records, tmp_path)
     assert [r["domain"] for r in across] == ["15-blocksworld", "15-puzzle", "24-pancake"]
     assert across[1]["table3"] == record["table3"]              # the record given, not the one --out held
-    titles = [[title for title, *_ in plots_confidence.panels(r)] for r in across]
+    titles = [[title for title, *_ in confidence_tables.panels(r)] for r in across]
     assert titles[0] == ["Table 2, hard, dual queue", "Table 3, hard: dual A40, network"]
-    assert titles[2] == plots_confidence.PANELS                 # every panel, in the figure's order
+    assert titles[2] == confidence_tables.PANELS                 # every panel, in the figure's order
     with warnings.catch_warnings():
         warnings.simplefilter("error")                  # no empty panel or legend for the hard-only domain
         assert plots.main(["--confidence", str(out / "results.json"), "--out", str(tmp_path)]) == 0
-    assert (tmp_path / plots_confidence.ACROSS).stat().st_size > 0
+    assert (tmp_path / confidence_tables.ACROSS).stat().st_size > 0
     assert "coverage" not in plots_confidence.figure_names(across[0])      # its hard rows: in the tables figure
     shutil.copy(tmp_path / "confidence_15-blocksworld.json", tmp_path / "hard.json")
     assert plots.main(["--confidence", str(tmp_path / "hard.json"), "--out", str(tmp_path / "h")]) == 0
     assert sorted(p.name for p in (tmp_path / "h").glob("confidence_*.png")) == [
-        "confidence_15-blocksworld_ood.png", "confidence_15-blocksworld_tables.png", plots_confidence.ACROSS]
+        "confidence_15-blocksworld_ood.png", "confidence_15-blocksworld_tables.png", confidence_tables.ACROSS]
     (tmp_path / "confidence_24-pancake.json").write_text("{")
-    (tmp_path / plots_confidence.ACROSS).unlink()
+    (tmp_path / confidence_tables.ACROSS).unlink()
     assert run(plots.main, ["--confidence", str(out / "results.json"), "--out", str(tmp_path)]) == 2
-    assert not (tmp_path / plots_confidence.ACROSS).exists()
+    assert not (tmp_path / confidence_tables.ACROSS).exists()
     del records["confidence_15-puzzle"]
     assert plots.across_domains(records, tmp_path / "nowhere") == []
 

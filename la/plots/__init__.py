@@ -12,7 +12,8 @@ PNG with the Agg backend. The records the committed figures come from are commit
 - `tables`: Table 2 as bars; Table 1 (or 3) against α, its calibration and learning curves
   (`all_from_suboptimality` draws a suboptimality record's figures, Figures 1 and 2 among them).
 - `baselines`: the competing learners' rows beside saved networks, and the conformal rows' coverage.
-- `confidence`: the confidence experiment's tables (Heller et al. 2022), Tables 2 and 3 beside the paper's.
+- `confidence_tables`: Heller et al.'s (2022) Tables 2 and 3 beside the paper's, on one domain or all at once.
+- `confidence`: the confidence experiment's other figures, its OOD and coverage tables.
 - `diagnostics`: σ_e against distance from the goal, and where calibration is lost.
 - `__main__`: the command, `main(argv)`.
 
@@ -23,7 +24,7 @@ calibration (`table3_<D>_calibration.png`; on blocksworld also `_calibration_uni
 learning curves (`table3_<D>_learning_curves.png`). Figures 1 and 2 draw GenerateTaskPrac on 15-puzzle boards,
 so only 15-puzzle records hold their data; on the other domains they are skipped, and said so. A confidence
 record (`la.experiments.confidence --domain D`, figures/confidence_<D>.json) draws its two figures, and a
-third with Tables 2 and 3 when it has Table 3's rows (`confidence`); those records, with the others' that the
+third with Tables 2 and 3 when it has Table 3's rows (`confidence_tables`); those records, with the others' that the
 figures folder holds, also draw Tables 2 and 3 across the domains (confidence_tables.png). The records of the
 baselines beside saved networks (figures/baselines_<D>*.json) draw their two (`baselines`).
 """

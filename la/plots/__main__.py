@@ -23,7 +23,7 @@ from pathlib import Path
 
 from la.experiments.runs.cli import Parser, existing_file, out_folder, run
 from la.io import PARTIAL
-from la.plots import baselines, confidence, diagnostics, tables
+from la.plots import baselines, confidence, confidence_tables, diagnostics, tables
 from la.plots.records import read_record, read_table3
 from la.plots.style import FIGURES
 
@@ -131,10 +131,10 @@ def all_plans(records: dict, out: Path) -> dict:
     across = across_domains(records, out)
     if across:
         def draw(folder):
-            confidence.across_domains(across, folder / confidence.ACROSS)
-            return [f"drew {confidence.ACROSS} from the confidence records of the "
+            confidence_tables.across_domains(across, folder / confidence_tables.ACROSS)
+            return [f"drew {confidence_tables.ACROSS} from the confidence records of the "
                     + ", ".join(r["domain"] for r in across)]
-        plans["confidence_tables"] = ([confidence.ACROSS], draw)
+        plans["confidence_tables"] = ([confidence_tables.ACROSS], draw)
     return plans
 
 
