@@ -54,6 +54,26 @@ def test_the_audit_finds_each_starts_exact_cost(toy_run, tmp_path, capsys):
     assert label_audit.main([str(toy_run), "--out", str(tmp_path), "--min-label", "3"]) == 0
     again = json.loads((tmp_path / "label-audit.json").read_text())["units"]["run1/alpha"]["records"]
     assert again == [r for r in unit["records"] if r["label"] >= 3]
+    n = len(again)
+    assert f"alpha: {n} of {n} starts ({n} solved before), about 0.0 min left" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda r: r["records"][0].update(h_star="12"), "units.run1/alpha.records[0].h_star should be"),
+    (lambda r: r["records"][0].update(start=[300] * 9), "units.run1/alpha has a start whose values"),
+    (lambda r: r.pop("records"), "units.run1/alpha has no 'records'"),
+])
+def test_a_damaged_audit_file_is_refused_in_one_line_and_kept(damage, message, toy_run, tmp_path, capsys):
+    assert label_audit.main([str(toy_run), "--out", str(tmp_path)]) == 0
+    path = tmp_path / "label-audit.json"
+    record = json.loads(path.read_text())
+    damage(record["units"]["run1/alpha"])
+    path.write_text(json.dumps(record))
+    capsys.readouterr()
+    assert label_audit.run(label_audit.main, [str(toy_run), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and str(path) in err
+    assert json.loads(path.read_text()) == record                 # left as it was
 
 
 def test_the_audit_refuses_a_folder_without_a_training_checkpoint(tmp_path, capsys):

@@ -20,7 +20,8 @@ that log their starts, the two agree (tests/test_table1_gap.py). Plans of the la
 authors' loop never trains on them (`la.learn`).
 
 Optimal costs are kept in `OUT/label-audit.json` after each unit, so an interrupted audit continues where it
-stopped.
+stopped, and a second audit of the same RESULTS (another --min-label, say) solves only the starts not solved
+before.
 """
 import sys
 import time
@@ -102,17 +103,20 @@ def audit_unit(folder: Path, min_label: int, solve, known: dict, progress) -> di
         starts, missing = infer_starts(meta["log"], arrays[BUFFER[0]], arrays[BUFFER[1]], domain)
         source = "inferred"
     starts = [s for s in starts if s[2] >= min_label]
+    keys = [f"{start.tobytes().hex()}:{label}" for _, _, label, start in starts]
+    to_solve, solved = len(set(keys) - set(known)), 0             # the rest were solved before (`known`)
     records, began = [], time.perf_counter()
-    for n, (iteration, alpha, label, start) in enumerate(starts, 1):
-        key = f"{start.tobytes().hex()}:{label}"
+    for n, ((iteration, alpha, label, start), key) in enumerate(zip(starts, keys), 1):
         if key not in known:
             plan = solve(start)
             known[key] = None if plan is None else len(plan) - 1
+            solved += 1
         records.append({"iteration": iteration, "alpha": alpha, "label": label, "h_star": known[key],
                         "start": start.tolist()})
         if n % 25 == 0 or n == len(starts):
-            left = (time.perf_counter() - began) / n * (len(starts) - n)
-            progress(f"  {folder.name}: {n} of {len(starts)} starts solved (about {left / 60:.1f} min left)")
+            left = (time.perf_counter() - began) / max(solved, 1) * (to_solve - solved)
+            progress(f"  {folder.name}: {n} of {len(starts)} starts ({len(starts) - to_solve} solved before), "
+                     f"about {left / 60:.1f} min left")
     plans = sum(t["solved"] for e in _trained_on(meta["log"]) for t in e["tasks"])
     return {"source": source, "plans": plans, "not_found": missing, "records": records}
 
@@ -166,6 +170,19 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+def read_before(path: Path) -> dict:
+    """An earlier audit's label-audit.json, every record checked (a damaged one is refused in one line)."""
+    from la.experiments.runs.shapes import MAYBE, check_shape, read_results
+    before = read_results(path, "label-audit", {"settings": dict, "units": dict})
+    record = {"iteration": int, "alpha": MAYBE, "label": int, "h_star": (int, type(None)), "start": [int]}
+    for name, unit in before["units"].items():
+        check_shape(unit, {"source": str, "plans": int, "not_found": int, "records": [record, ...]}, str(path),
+                    f"units.{name}")
+        if any(not 0 <= v < 256 for r in unit["records"] for v in r["start"]):
+            raise ValueError(f"{path}: units.{name} has a start whose values are not those of a state")
+    return before
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     units = training_units(args.results)
@@ -178,12 +195,13 @@ def main(argv=None) -> int:
     settings = {"min_label": args.min_label, "node_limit": args.node_limit}
     known, done = {}, {}
     if path.exists():
-        from la.experiments.runs.shapes import read_results
-        before = read_results(path, "label-audit", {"settings": dict, "units": dict})
+        before = read_before(path)
         if before["settings"] == settings:
             done = before["units"]
+        if before.get("results") == str(args.results):       # an h* found is exact whatever the settings were
             known = {f"{bytes(r['start']).hex()}:{r['label']}": r["h_star"]
-                     for unit in done.values() for r in unit["records"]}
+                     for unit in before["units"].values() for r in unit["records"]
+                     if r["h_star"] is not None or before["settings"] == settings}
     domain = make_domain(read_state(units[0] / "checkpoint.npz")[1]["domain"])
     solve = optimal_solver(domain, args.node_limit, args.pdb_dir)
     progress = lambda line: print(line, flush=True)                            # noqa: E731
