@@ -122,8 +122,8 @@ def standard_errors(rows: list) -> list:
     shown = [r for r in rows if r.get("subopt_se") is not None]
     if not shown:
         return []
-    return ["\nThe standard error of each mean over runs (the sample sd / √runs), and how many of them our mean lies "
-            "above the paper's:",
+    return ["\nThe standard error of each mean over runs (the sample sd / √runs; the ± above is the population sd), "
+            "and how many of them our mean lies above the paper's:",
             f"{'α':>9} {'runs':>4} | {'subopt se':>9} {'(ours − paper)/se':>16} | {'optimal se':>9} "
             f"{'(ours − paper)/se':>16}",
             *(f"{r['row']:>9} {r['runs']:>4} | {cell(r, 'subopt', '9.2f')} | {cell(r, 'optimal', '9.1f')}"
