@@ -20,38 +20,36 @@ class WriteError(OSError):
     """A file could not be written; `filename` is the file asked for, not its temporary stand-in."""
 
 
-def _create_partial(folder: str, suffix: str, created: list) -> int:
-    """A new, empty temporary file in `folder`, opened for writing, with mode 0666 less the umask.
-
-    Its path is appended to `created` before the file exists, so a signal that unwinds the stack the moment the
-    file is made (SIGTERM raises SystemExit as `os.open` returns) still leaves the caller its name to delete."""
-    while True:
-        path = os.path.join(folder, f"{PARTIAL}{secrets.token_hex(6)}{suffix}")
-        created.append(path)        # 48 random bits: no other writer's file has this name
-        try:
-            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            created.pop()
-            continue
+def _partial_path(folder: str, suffix: str) -> str:
+    """A fresh name for a temporary file in `folder` (48 random bits: no other writer's file has it)."""
+    return os.path.join(folder, f"{PARTIAL}{secrets.token_hex(6)}{suffix}")
 
 
 def _atomic(path, write, mode: str) -> None:
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
-    created, tmp = [], None
+    tmp = None
     try:
         os.makedirs(folder, exist_ok=True)
-        fd = _create_partial(folder, os.path.splitext(path)[1], created)
-        tmp = created[0]
+        while True:
+            # Named before it exists: SIGTERM raises SystemExit as `os.open` returns, and the cleanup below must
+            # still know which file to delete. Created the way `open(path, "w")` creates a file (0666 less the
+            # umask).
+            tmp = _partial_path(folder, os.path.splitext(path)[1])
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+                break
+            except FileExistsError:
+                tmp = None
         with os.fdopen(fd, mode) as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())        # the data is on disk before the rename makes it the file
         os.replace(tmp, path)
     except BaseException as error:
-        for partial in created:                     # at most one; absent if the signal came before os.open
+        if tmp is not None:                          # (no such file yet if os.open itself failed)
             with contextlib.suppress(OSError):       # e.g. on a file system turned read-only: remove_partial's job
-                os.unlink(partial)
+                os.unlink(tmp)
         # A full disk shows at write, flush, fsync or close, naming no file or the temporary one; an error that
         # names another file (one `write` reads) is left as it is.
         if isinstance(error, OSError) and (tmp is None or error.filename in (None, tmp)):

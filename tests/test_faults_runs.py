@@ -121,7 +121,7 @@ def test_a_full_disk_in_a_unit_stops_the_run_with_one_line_naming_the_file(jobs,
 
 def test_a_signal_as_the_temporary_file_is_made_leaves_no_temporary_file(tmp_path, monkeypatch):
     """SIGTERM in a worker raises SystemExit at the first bytecode after the system call it interrupted: here,
-    the moment `os.open` has made the temporary file, before its name is anyone's variable."""
+    the moment `os.open` has made the temporary file, before `os.open` has returned its descriptor."""
     real_open = os.open
 
     def open_then_terminated(*args, **kwargs):

@@ -198,10 +198,11 @@ def main(argv=None) -> int:
         before = read_before(path)
         if before["settings"] == settings:
             done = before["units"]
-        if before.get("results") == str(args.results):       # an h* found is exact whatever the settings were
+        # An h* found is exact whatever the settings were; a start left unsolved stays so at the same node limit.
+        if before.get("results") == str(args.results):
             known = {f"{bytes(r['start']).hex()}:{r['label']}": r["h_star"]
                      for unit in before["units"].values() for r in unit["records"]
-                     if r["h_star"] is not None or before["settings"] == settings}
+                     if r["h_star"] is not None or before["settings"].get("node_limit") == args.node_limit}
     domain = make_domain(read_state(units[0] / "checkpoint.npz")[1]["domain"])
     solve = optimal_solver(domain, args.node_limit, args.pdb_dir)
     progress = lambda line: print(line, flush=True)                            # noqa: E731
