@@ -49,13 +49,18 @@ def test_the_audit_finds_each_starts_exact_cost(toy_run, tmp_path, capsys):
     h_star = exact(np.array([r["start"] for r in unit["records"]], dtype=np.uint8))
     assert [r["h_star"] for r in unit["records"]] == h_star.tolist()
     assert all(r["label"] >= r["h_star"] for r in unit["records"])
-    assert "plans trained on" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "plans trained on" in out
+    # A fresh audit solved nothing before; a start trained on again is solved once and counted as repeated.
+    keys = [(r["label"], tuple(r["start"])) for r in unit["records"]]
+    n = len(keys)
+    assert f"alpha: {n} of {n} starts (0 solved before, {n - len(set(keys))} repeated)" in out
     # A second call reuses the costs it found (the file is its cache) and prints the same.
     assert label_audit.main([str(toy_run), "--out", str(tmp_path), "--min-label", "3"]) == 0
     again = json.loads((tmp_path / "label-audit.json").read_text())["units"]["run1/alpha"]["records"]
     assert again == [r for r in unit["records"] if r["label"] >= 3]
     n = len(again)
-    assert f"alpha: {n} of {n} starts ({n} solved before), about 0.0 min left" in capsys.readouterr().out
+    assert f"alpha: {n} of {n} starts ({n} solved before, 0 repeated), about 0.0 min left" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("damage, message", [

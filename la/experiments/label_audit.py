@@ -104,7 +104,9 @@ def audit_unit(folder: Path, min_label: int, solve, known: dict, progress) -> di
         source = "inferred"
     starts = [s for s in starts if s[2] >= min_label]
     keys = [f"{start.tobytes().hex()}:{label}" for _, _, label, start in starts]
-    to_solve, solved = len(set(keys) - set(known)), 0             # the rest were solved before (`known`)
+    before = sum(key in known for key in keys)                   # solved by an earlier audit (`known`)
+    to_solve, solved = len(set(keys) - set(known)), 0             # distinct starts still to solve
+    repeats = len(keys) - before - to_solve                       # a start trained on again later in the run
     records, began = [], time.perf_counter()
     for n, ((iteration, alpha, label, start), key) in enumerate(zip(starts, keys), 1):
         if key not in known:
@@ -115,7 +117,7 @@ def audit_unit(folder: Path, min_label: int, solve, known: dict, progress) -> di
                         "start": start.tolist()})
         if n % 25 == 0 or n == len(starts):
             left = (time.perf_counter() - began) / max(solved, 1) * (to_solve - solved)
-            progress(f"  {folder.name}: {n} of {len(starts)} starts ({len(starts) - to_solve} solved before), "
+            progress(f"  {folder.name}: {n} of {len(starts)} starts ({before} solved before, {repeats} repeated), "
                      f"about {left / 60:.1f} min left")
     plans = sum(t["solved"] for e in _trained_on(meta["log"]) for t in e["tasks"])
     return {"source": source, "plans": plans, "not_found": missing, "records": records}
