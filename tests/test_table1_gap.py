@@ -54,6 +54,7 @@ def test_the_audit_finds_each_starts_exact_cost(toy_run, tmp_path, capsys):
     # A fresh audit solved nothing before; a start trained on again is solved once and counted as repeated.
     keys = [(r["label"], tuple(r["start"])) for r in unit["records"]]
     n = len(keys)
+    assert n > len(set(keys))                                  # the toy run trains on some starts again
     assert f"alpha: {n} of {n} starts (0 solved before, {n - len(set(keys))} repeated)" in out
     # A second call reuses the costs it found (the file is its cache) and prints the same.
     assert label_audit.main([str(toy_run), "--out", str(tmp_path), "--min-label", "3"]) == 0
