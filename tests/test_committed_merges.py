@@ -1,0 +1,30 @@
+"""Every merged record committed under figures/table1-gap/ is what `python -m la.experiments.merge` makes of its
+run folders today, so the tables its write-up quotes cannot drift from the runs they stand on."""
+import json
+from pathlib import Path
+
+import pytest
+
+from la.experiments import merge, suboptimality_table
+
+ROOT = Path(__file__).resolve().parents[1]
+MERGED = sorted(p for p in (ROOT / "figures" / "table1-gap").glob("*/*/results.json")
+                if "merged" in json.loads(p.read_text()))
+
+
+@pytest.mark.parametrize("path", MERGED, ids=lambda p: str(p.parent.relative_to(ROOT / "figures" / "table1-gap")))
+def test_a_committed_merge_is_made_again_from_its_folders(path, tmp_path, monkeypatch, capsys):
+    record = json.loads(path.read_text())
+    folders = [m["folder"] for m in record["merged"]]                   # relative to the repository, as merged
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(suboptimality_table, "draw", lambda record, out: None)       # the figures: not compared
+    assert merge.main([str(tmp_path / "m"), *folders]) == 0
+    again = json.loads((tmp_path / "m" / "results.json").read_text())
+    assert again.pop("command") != record.pop("command")                # the merge's own: OUT differs
+    assert again == record
+    assert (tmp_path / "m" / "results.csv").read_text() == (path.parent / "results.csv").read_text()
+
+
+def test_the_records_the_write_up_quotes_are_among_those_checked():
+    checked = {str(p.parent.relative_to(ROOT / "figures" / "table1-gap")) for p in MERGED}
+    assert {"control/merged", "control/ten-runs", "budget-x4/merged", "sampler/merged"} <= checked
