@@ -13,16 +13,19 @@ MERGED = sorted(p for p in (ROOT / "figures" / "table1-gap").glob("*/*/results.j
 
 
 @pytest.mark.parametrize("path", MERGED, ids=lambda p: str(p.parent.relative_to(ROOT / "figures" / "table1-gap")))
-def test_a_committed_merge_is_made_again_from_its_folders(path, tmp_path, monkeypatch, capsys):
+def test_a_committed_merge_is_made_again_from_its_folders(path, tmp_path, monkeypatch):
     record = json.loads(path.read_text())
     folders = [m["folder"] for m in record["merged"]]                   # relative to the repository, as merged
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(suboptimality_table, "draw", lambda record, out: None)       # the figures: not compared
-    assert merge.main([str(tmp_path / "m"), *folders]) == 0
-    again = json.loads((tmp_path / "m" / "results.json").read_text())
-    assert again.pop("command") != record.pop("command")                # the merge's own: OUT differs
+    out = tmp_path / "m"
+    assert merge.main([str(out), *folders]) == 0
+    again = json.loads((out / "results.json").read_text())
+    merged_by = "python -m la.experiments.merge {} " + " ".join(folders)             # only OUT differs
+    assert record.pop("command") == merged_by.format(path.parent.relative_to(ROOT))
+    assert again.pop("command") == merged_by.format(out)
     assert again == record
-    assert (tmp_path / "m" / "results.csv").read_text() == (path.parent / "results.csv").read_text()
+    assert (out / "results.csv").read_text() == (path.parent / "results.csv").read_text()
 
 
 def test_the_records_the_write_up_quotes_are_among_those_checked():
