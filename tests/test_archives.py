@@ -1,6 +1,6 @@
-"""The run archives that left figures/ (figures/ARCHIVES.md): a run folder of Table 1's gap keeps only
-what something reads, figures/ stays within its budget, and with --slow every archive comes back from
-the commit the table names and holds what the table says its files were for."""
+"""The run archives that left figures/ (figures/ARCHIVES.md): a run folder of Table 1's gap keeps
+only what something reads, figures/ stays within its budget, and with --slow every archive comes
+back from the commit the table names and holds what the table says its files were for."""
 import io
 import json
 import re
@@ -18,17 +18,16 @@ GAP = "figures/table1-gap"
 ROWS = re.findall(r"^\| `(figures/[^`]+)/` \| [^|]+ \| `git checkout ([0-9a-f]{40}) -- \1` \|$",
                   (ROOT / "figures" / "ARCHIVES.md").read_text(encoding="utf-8"), re.M)
 MAX_FILES, MAX_BYTES = 400, 80_000_000          # figures/ outside unfinished/ (issue 54)
+REMOVED = re.compile(                            # the kinds of files the table says left
+    r"run\d+/(alpha|mean)/(checkpoint\.npz|train_log\.json|snapshots/iter\d\d-(wunn|ffnn)\.npz)"
+    r"|run\d+/alpha/generate_task\.json|run\d+/[\w.-]+/(unit\.json|progress\.log)"
+    r"|run\d+/test-[\w.-]+/tasks\.json|\w+\.png|results\.csv")
 
 
 def kept(name: str, k: int) -> bool:
-    """Whether `name`, relative to the folder of run K, is what the folder keeps (figures/ARCHIVES.md)."""
+    """Whether `name`, relative to the folder of run K, is what the folder keeps (ARCHIVES.md)."""
     return name in ("results.json", "experiment.json", f"run{k}/calibration/unit.json",
                     f"run{k}/alpha/network.npz", f"run{k}/mean/network.npz")
-
-
-REMOVED = re.compile(r"run\d+/(alpha|mean)/(checkpoint\.npz|train_log\.json|snapshots/iter\d\d-(wunn|ffnn)\.npz)"
-                     r"|run\d+/alpha/generate_task\.json|run\d+/[\w.-]+/(unit\.json|progress\.log)"
-                     r"|run\d+/test-[\w.-]+/tasks\.json|[\w]+\.png|results\.csv")   # the kinds of its table
 
 
 def git(*args, check=True) -> subprocess.CompletedProcess:
@@ -38,10 +37,11 @@ def git(*args, check=True) -> subprocess.CompletedProcess:
 @pytest.fixture
 def tracked() -> list:
     """The files git tracks under figures/, outside unfinished/: the checks need a git checkout."""
-    if shutil.which("git") is None or subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], cwd=ROOT,
-                                                     capture_output=True).returncode != 0:
+    if shutil.which("git") is None or git("rev-parse", "--is-inside-work-tree",
+                                          check=False).returncode != 0:
         pytest.skip("not a git checkout")
-    return git("ls-files", "-z", "figures", ":!figures/unfinished").stdout.decode().split("\0")[:-1]
+    listed = git("ls-files", "-z", "figures", ":!figures/unfinished").stdout.decode()
+    return listed.split("\0")[:-1]
 
 
 def run_of(folder: str) -> int:
@@ -49,17 +49,19 @@ def run_of(folder: str) -> int:
 
 
 def test_the_table_names_every_run_folder_once_with_one_commit():
-    folders = sorted(str(p.parent.relative_to(ROOT)) for p in (ROOT / GAP).glob("*/run*/results.json"))
+    folders = sorted(str(p.parent.relative_to(ROOT))
+                     for p in (ROOT / GAP).glob("*/run*/results.json"))
     assert sorted(path for path, _ in ROWS) == folders and len(folders) == 23
     assert len({commit for _, commit in ROWS}) == 1
 
 
 def test_a_run_folder_keeps_only_what_is_read(tracked):
     for folder, _ in ROWS:
-        inside = [name.removeprefix(folder + "/") for name in tracked if name.startswith(folder + "/")]
+        inside = [n.removeprefix(folder + "/") for n in tracked if n.startswith(folder + "/")]
         extra = [name for name in inside if not kept(name, run_of(folder))]
         assert not extra, f"{folder} keeps what figures/ARCHIVES.md says it does not: {extra}"
-        assert {"results.json", "experiment.json", f"run{run_of(folder)}/calibration/unit.json"} <= set(inside)
+        k = run_of(folder)
+        assert {"results.json", "experiment.json", f"run{k}/calibration/unit.json"} <= set(inside)
 
 
 def test_figures_stays_within_its_budget(tracked):
@@ -69,15 +71,16 @@ def test_figures_stays_within_its_budget(tracked):
 
 
 def restore(commit: str, folder: str, into: Path) -> Path:
-    """The archive `folder` as commit `commit` holds it, written under `into` (git archive: nothing in the
-    repository's tree or index changes)."""
+    """The archive `folder` as commit `commit` holds it, written under `into` (git archive:
+    nothing in the repository's tree or index changes)."""
     archive = git("archive", "--format=tar", commit, folder).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     return into / folder
 
 
-@pytest.mark.parametrize("folder, commit", ROWS, ids=[path.removeprefix(GAP + "/") for path, _ in ROWS])
+@pytest.mark.parametrize("folder, commit", ROWS,
+                         ids=[path.removeprefix(GAP + "/") for path, _ in ROWS])
 def test_an_archive_comes_back_from_its_commit(folder, commit, tracked, tmp_path, request):
     if not request.config.getoption("--slow"):
         pytest.skip(f"restores {folder} from commit {commit} with git archive: run with --slow")
@@ -86,16 +89,19 @@ def test_an_archive_comes_back_from_its_commit(folder, commit, tracked, tmp_path
     whole, k = restore(commit, folder, tmp_path), run_of(folder)
     names = sorted(str(p.relative_to(whole)) for p in whole.rglob("*") if p.is_file())
     for name in (n.removeprefix(folder + "/") for n in tracked if n.startswith(folder + "/")):
-        assert (whole / name).read_bytes() == (ROOT / folder / name).read_bytes(), name     # kept as it was
-    assert [n for n in names if not kept(n, k) and not REMOVED.fullmatch(n)] == []          # a listed kind
+        assert (whole / name).read_bytes() == (ROOT / folder / name).read_bytes(), name  # as it was
+    assert [n for n in names if not kept(n, k) and not REMOVED.fullmatch(n)] == []
     record = json.loads((whole / "results.json").read_text())
-    units = lambda name: json.loads((whole / f"run{k}" / name / "unit.json").read_text())  # noqa: E731
-    assert [{**units(t["network"]), "summary": t["summary"]} for t in record["training"]] == record["training"]
+
+    def unit(name: str) -> dict:
+        return json.loads((whole / f"run{k}" / name / "unit.json").read_text())
+
+    assert [unit(t["network"]) for t in record["training"]] == record["training"]
     for test in record["tests"]:
         name = "test-mean" if test["row"] == "N/A" else f"test-{test['row']}"
-        assert {key: v for key, v in units(name).items() if key != "summary"} == test
+        assert {key: v for key, v in unit(name).items() if key != "summary"} == test
         assert json.loads((whole / f"run{k}" / name / "tasks.json").read_text()) == test["records"]
     assert learning_curves(whole, record["config"]["runs"]) == record["learning_curves"]
     walk = json.loads((whole / f"run{k}" / "alpha" / "generate_task.json").read_text())
-    assert record["generate_task"] == (walk if k == 1 else None)             # runs 2-10's: in no record
+    assert record["generate_task"] == (walk if k == 1 else None)     # runs 2-10's: in no record
     assert (whole / f"run{k}" / "alpha" / "checkpoint.npz").is_file()
