@@ -3,7 +3,7 @@ import numpy as np
 
 
 def random_walk(domain, steps, rng: np.random.Generator, n: int = 1, trace: bool = False):
-    """`n` independent walks from the goal, each step uniform over the moves not undoing the last one.
+    """`n` independent walks from the goal, each step uniform over the moves not undoing the last.
 
     Where undoing is the only move (a single tower in blocksworld, the 2-pancake), a walk takes it.
 
