@@ -108,7 +108,7 @@ class Learner:
         """The training-time heuristic (§4–§5): round(μ), or y^α with the quantile rule."""
         if self.alpha is None:
             return LikelyAdmissible(self.ffnn, self.encoding)
-        # σ_t² = ε beyond y^q, in cost units, as the authors' `NNBayesHeuristic.H`
+        # σ_t² = ε beyond y^q
         return LikelyAdmissible(self.ffnn, self.encoding, self.alpha, y_q=self.y_q,
                                 sigma_else=math.sqrt(self.config.epsilon))
 

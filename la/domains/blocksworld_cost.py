@@ -1,5 +1,4 @@
-"""The exact optimal cost of a single-tower blocksworld task, by counting which blocks move once and
-which twice.
+"""The exact optimal cost of a single-tower blocksworld task: which blocks move once, which twice.
 
 The goal is one tower, 1 on the table, 2 on 1, ..., N on top; `state[b-1]` is the support of block b
 (0 = the table), as in `la.domains.blocksworld`. Two definitions, both about the state s:
@@ -36,8 +35,8 @@ Upper bound: a plan of that length (`optimal_plan`). Let m be the smallest block
 the goal tower holds 1..m-1 at the bottom. Repeat until m > N:
 (1) if m is clear and so is the top of the goal tower (m-1, or the table for m = 1), move m home;
 (2) otherwise move to the table a clear blocked block that has not moved yet.
-(1) moves each block that is not home once and (2) each blocked block at most once; home blocks
-    never move.
+(1) moves each block that is not home once and (2) each blocked block at most once; home
+blocks never move.
 The plan never gets stuck. Blocks that have not moved still have below them what they had in s
 (nothing under a block can move while it stays), and a moved block is either home or alone on the
 table (moves only go home or to the table). If nothing stands on the goal tower's top, (1) or (2)
@@ -66,8 +65,7 @@ def well_placed(states) -> np.ndarray:
 
 
 def smallest_below(states) -> np.ndarray:
-    """The smallest block below each block in its tower, N + 1 for blocks on the table, (n, N)
-    int64.
+    """The smallest block below each block in its tower, N + 1 for those on the table: (n, N) int64.
 
     Pointer jumping: after round r, `low[b]` is the smallest of b's 2^r nearest blocks below and
     `down[b]` the 2^r-th block below (0 = the table, which stays put), so ceil(log2 N) rounds cover
@@ -80,7 +78,7 @@ def smallest_below(states) -> np.ndarray:
     low = np.full((n, N + 1), N + 1, dtype=np.int64)
     low[:, 1:] = np.where(states == 0, N + 1, states)
     rows = np.arange(n)[:, None]
-    reach = 1                                            # how many blocks below `low` covers so far
+    reach = 1                                       # how many blocks below `low` covers so far
     while reach < N:
         low = np.minimum(low, low[rows, down])
         down = down[rows, down]
@@ -101,8 +99,7 @@ def optimal_cost(states) -> np.ndarray:
 
 
 def optimal_plan(state) -> np.ndarray:
-    """An optimal plan by rules (1) and (2) of the module docstring: the states from `state` to the
-    goal.
+    """An optimal plan by rules (1) and (2) of the module docstring: the states from `state` on.
 
     Plain Python, one state: (cost + 1, N) uint8, the format of `SearchResult.plan`.
     """
@@ -115,14 +112,14 @@ def optimal_plan(state) -> np.ndarray:
     while m <= N:
         covered = set(s)
         if m not in covered and (m == 1 or m - 1 not in covered):
-            s[m - 1] = m - 1                         # (1) home: onto m-1, or block 1 onto the table
+            s[m - 1] = m - 1                        # (1) home: onto m-1, or block 1 onto the table
             aside.discard(m)
             m += 1
         else:
             clear = sorted(b for b in aside if b not in covered)
-            if not clear:                               # impossible, by the module docstring
+            if not clear:                           # impossible, by the module docstring
                 raise AssertionError(f"the plan is stuck at {s}")
-            s[clear[0] - 1] = 0                         # (2) set a blocked block aside on the table
+            s[clear[0] - 1] = 0                     # (2) set a blocked block aside on the table
             aside.discard(clear[0])
         plan.append(list(s))
     return np.array(plan, dtype=np.uint8)

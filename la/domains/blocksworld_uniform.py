@@ -76,9 +76,9 @@ def uniform_state(N: int, rng: np.random.Generator, g: list[list[int]] | None = 
         n, k = len(floating), len(rooted)
         r = uniform_below(g[n + 1][k], rng)
         if r < g[n][k + 1]:
-            rooted.append(tower)                              # onto the table
+            rooted.append(tower)                          # onto the table
         else:
-            others = floating + rooted                        # n + k towers, each of weight g(n, k)
+            others = floating + rooted                    # n + k towers, each of weight g(n, k)
             others[(r - g[n][k + 1]) // g[n][k]].extend(tower)
     state = np.zeros(N, dtype=np.uint8)
     for tower in rooted:

@@ -1,5 +1,4 @@
-"""Planning domains by name, `make_domain("15-puzzle")`, as the command lines and experiments name
-them."""
+"""Domains by the names the command lines and experiments use: `make_domain("15-puzzle")`."""
 import math
 import re
 

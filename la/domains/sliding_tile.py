@@ -1,7 +1,7 @@
 """The sliding-tile puzzle of any width: the 8-, 15- and 24-puzzle.
 
-A state is a row of W·W small integers, `state[p]` = the tile at board position p (row-major, 0 =
-top-left), 0 = the blank. The goal is Korf's: the blank top-left and tile t at position t.
+A state is a row of W·W small integers, `state[p]` = the tile at board position p (row-major,
+0 = top-left), 0 = the blank. The goal is Korf's: the blank top-left and tile t at position t.
 
 A move sends the blank from position b to a neighbouring position t; the tile at t slides into b.
 Its code is `b·N + t` (N = W·W cells), so the move that undoes it, `t·N + b`, follows from the code

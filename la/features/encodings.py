@@ -27,8 +27,8 @@ ONE_HOT = {"encoding": "TwoDim"}     # how `describe` writes the one-hot down
 def for_domain(domain, pdb_folder=None, progress=None):
     """The paper's encoding for `domain`: the one-hot for every sliding-tile puzzle but the
     24-puzzle (the 15-puzzle's), and PDB features for the 24-puzzle, 24-pancake and 15-blocksworld,
-    their PDBs loaded from `pdb_folder` (or built there on first use, `progress(fraction, text)`
-    told)."""
+    their PDBs loaded from `pdb_folder` (or built there on first use, told to
+    `progress(fraction, text)`)."""
     if domain.name in PAPER_FEATURES:
         return PAPER_FEATURES[domain.name](domain, folder=pdb_folder, progress=progress)
     if isinstance(domain, SlidingTile):

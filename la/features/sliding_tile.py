@@ -28,8 +28,8 @@ from la.pdb.sets import load_set
 
 
 class TileFeatures(Features):
-    """PDB features of a sliding-tile puzzle. `pdbs` = {partition name: [PDB of a TilePattern,
-    ...]}, disjoint patterns within a partition; by default the paper's partitions A and B of the
+    """PDB features of a sliding-tile puzzle. `pdbs` = {partition: [PDB of a TilePattern, ...]},
+    disjoint patterns within a partition; by default the paper's partitions A and B of the
     24-puzzle (`load_set`, built into `folder` on first use, `progress(fraction, text)` told)."""
 
     def __init__(self, domain: SlidingTile, pdbs: dict | None = None, folder=None, progress=None):

@@ -2,9 +2,9 @@
 through the cache.
 
 Shapes: a batch is the first axis (B rows); the dense layer also accepts extra leading axes, e.g.
-(S, B, n_in) for S Monte-Carlo samples, because `@` broadcasts over them. Gradients are named `d` +
-the forward name. Nothing here averages over the batch: the losses (ffnn.py, wunn.py, classifier.py)
-put the 1/B into d(out).
+(S, B, n_in) for S Monte-Carlo samples, because `@` broadcasts over them. Gradients are named
+`d` + the forward name. Nothing here averages over the batch: the losses (ffnn.py, wunn.py,
+classifier.py) put the 1/B into d(out).
 """
 import numpy as np
 

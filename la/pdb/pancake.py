@@ -147,6 +147,6 @@ class PancakePattern:
 
 
 def _charged(places: np.ndarray) -> np.ndarray:
-    """Whether a pattern pancake is on top of each abstract state (k, m): any flip into it costs
-    that."""
+    """Whether a pattern pancake is on top of each abstract state (k, m): the cost of any flip into
+    it."""
     return (places == 0).any(axis=0)

@@ -129,8 +129,8 @@ def _describe(abstraction) -> str:
 
 
 def _read(abstraction, table_path: Path, header_path: Path):
-    """(table, None) if both files are there and check out; else (None, what is wrong), or (None,
-    None) if neither file exists."""
+    """(table, None) if both files are there and check out; else (None, what is wrong), or
+    (None, None) if neither file exists."""
     if not table_path.exists() and not header_path.exists():
         return None, None
     for path in (table_path, header_path):         # reading a FIFO or a device could block for ever
