@@ -5,31 +5,31 @@ The core is the paper's method, and all a student needs to read: `import la.lear
 nor comment, nor docstring); tests/test_layout.py checks the list.
 
     la                                   61    16  this map; one BLAS thread, one rounding
-    la.buffer                            59    32  the memory buffer (§4)
+    la.buffer                            64    33  the memory buffer (§4)
     la.config                            91    56  LearnConfig: Alg. 2's constants (§5)
-    la.domains                           14     0
-    la.domains.domain                    88    47  the domain contract
-    la.domains.sliding_tile             122    79  the 15-puzzle (§5)
-    la.domains.walk                      34    22  random walks back from the goal
-    la.features                          18     2
-    la.features.one_hot                  75    46  the 15-puzzle's input (§5)
-    la.heuristics                         8     0
-    la.heuristics.base                   50    17  the heuristic contract
-    la.heuristics.likely_admissible     195   111  y^α (§3-§5)
-    la.learn                            180   116  LearnHeuristicPrac (Alg. 2)
-    la.nn                                21     5
-    la.nn.adam                           59    37  Adam
-    la.nn.config                         77    47  the networks' settings (§5)
-    la.nn.ffnn                          169   106  μ and σ_a (Eq. 1)
-    la.nn.layers                        102    48  layers, by hand
-    la.nn.wunn                          226   150  σ_e (Eq. 2)
+    la.domains                           15     0
+    la.domains.domain                    94    48  the domain contract
+    la.domains.sliding_tile             130    82  the 15-puzzle (§5)
+    la.domains.walk                      35    22  random walks back from the goal
+    la.features                          22     2
+    la.features.one_hot                  77    47  the 15-puzzle's input (§5)
+    la.heuristics                         9     0
+    la.heuristics.base                   53    17  the heuristic contract
+    la.heuristics.likely_admissible     215   121  y^α (§3-§5)
+    la.learn                            204   126  LearnHeuristicPrac (Alg. 2)
+    la.nn                                22     5
+    la.nn.adam                           63    38  Adam
+    la.nn.config                         83    47  the networks' settings (§5)
+    la.nn.ffnn                          182   110  μ and σ_a (Eq. 1)
+    la.nn.layers                        105    48  layers, by hand
+    la.nn.wunn                          241   154  σ_e (Eq. 2)
     la.search                            11     4
     la.search.depth_first               276   167  IDA*'s depth-first order
     la.search.ida_star                   68    39  batched IDA* (Korf 1985)
     la.search.reference                  77    58  the textbook IDA*
     la.search.result                     60    40  what a search returns
-    la.tasks                             59    31  GenerateTaskPrac (Alg. 1)
-    in all                             2200  1276
+    la.tasks                             65    34  GenerateTaskPrac (Alg. 1)
+    in all                             2323  1314
 
 Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb, la.io, BFS,
 the batched order (la.search.shallowest). The shell imports the core, never the other way: la.rivals (Boot,

@@ -1,10 +1,11 @@
-"""Files written atomically: a temporary file in the target's directory, then a rename over the target.
+"""Files written atomically: a temporary file in the target's directory, renamed over the target.
 
-An interrupted run therefore leaves either the old file or the new one, never half of one (style habit 9). The
-temporary file is created the way `open(path, "w")` creates a file, so the result has the user's usual
-permissions (the umask), not the owner-only 0600 of `tempfile.mkstemp`. If the process is stopped by a signal
-it cannot handle (SIGKILL), a temporary file named `.tmp-*` may stay behind; `remove_partial` clears those. A
-write that fails (disk full, read-only file system, ...) raises `WriteError` naming the file asked for.
+An interrupted run therefore leaves either the old file or the new one, never half of one (style
+habit 9). The temporary file is created the way `open(path, "w")` creates a file, so the result has
+the user's usual permissions (the umask), not the owner-only 0600 of `tempfile.mkstemp`. If the
+process is stopped by a signal it cannot handle (SIGKILL), a temporary file named `.tmp-*` may stay
+behind; `remove_partial` clears those. A write that fails (disk full, read-only file system, ...)
+raises `WriteError` naming the file asked for.
 """
 import contextlib
 import json
@@ -13,7 +14,7 @@ import secrets
 
 import numpy as np
 
-PARTIAL = ".tmp-"                       # the prefix of a temporary file not yet renamed over its target
+PARTIAL = ".tmp-"                   # the prefix of a temporary file not yet renamed over its target
 
 
 class WriteError(OSError):
@@ -21,7 +22,7 @@ class WriteError(OSError):
 
 
 def _partial_path(folder: str, suffix: str) -> str:
-    """A fresh name for a temporary file in `folder` (48 random bits: no other writer's file has it)."""
+    """A fresh name for a temporary file in `folder` (48 random bits: no other writer's has it)."""
     return os.path.join(folder, f"{PARTIAL}{secrets.token_hex(6)}{suffix}")
 
 
@@ -32,9 +33,9 @@ def _atomic(path, write, mode: str) -> None:
     try:
         os.makedirs(folder, exist_ok=True)
         while True:
-            # Named before it exists: SIGTERM raises SystemExit as `os.open` returns, and the cleanup below must
-            # still know which file to delete. Created the way `open(path, "w")` creates a file (0666 less the
-            # umask).
+            # Named before it exists: SIGTERM raises SystemExit as `os.open` returns, and the
+            # cleanup below must still know which file to delete. Created the way `open(path, "w")`
+            # creates a file (0666 less the umask).
             tmp = _partial_path(folder, os.path.splitext(path)[1])
             try:
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -48,19 +49,22 @@ def _atomic(path, write, mode: str) -> None:
         os.replace(tmp, path)
     except BaseException as error:
         if tmp is not None:                          # (no such file yet if os.open itself failed)
-            with contextlib.suppress(OSError):       # e.g. on a file system turned read-only: remove_partial's job
+            # e.g. on a file system turned read-only: remove_partial's job
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-        # A full disk shows at write, flush, fsync or close, naming no file or the temporary one; an error that
-        # names another file (one `write` reads) is left as it is.
+        # A full disk shows at write, flush, fsync or close, naming no file or the temporary one; an
+        # error that names another file (one `write` reads) is left as it is.
         if isinstance(error, OSError) and (tmp is None or error.filename in (None, tmp)):
             raise WriteError(error.errno, error.strerror or str(error), path) from None
         raise
 
 
 def remove_partial(folder) -> list:
-    """Delete the temporary files that processes killed mid-write left under `folder`; return their paths.
+    """Delete the temporary files left under `folder` by processes killed mid-write; return their
+    paths.
 
-    Only safe while no other process writes there (the experiments hold the folder's lock, `la.experiments.runs.lock`).
+    Only safe while no other process writes there (the experiments hold the folder's lock,
+    `la.experiments.runs.lock`).
     """
     removed = []
     for root, _, files in os.walk(folder):
@@ -93,5 +97,6 @@ def write_text(path, text: str) -> None:
 
 
 def write_binary(path, write) -> None:
-    """What `write(f)` writes into a binary file, atomically (a figure: `fig.savefig(f, format="png")`)."""
+    """What `write(f)` writes into a binary file, atomically (a figure:
+    `fig.savefig(f, format="png")`)."""
     _atomic(path, write, "wb")

@@ -13,7 +13,7 @@ CORE = ("la.domains", "la.pdb", "la.features", "la.heuristics", "la.search", "la
         "la.learn", "la.config", "la.io")
 SHELL = ("la.rivals", "la.heller", "la.experiments", "la.plots", "la.solve", "la.bench", "la.data")
 ENTRY_POINTS = ("__main__",)        # `python -m la.pdb build`: a command line, part of the shell wherever it lives
-BUDGET = 2_200                      # physical lines a student reads: `import la.learn` and the reference IDA*
+BUDGET = 2_323                      # physical lines a student reads: `import la.learn` and the reference IDA*
 
 
 def within(module: str, packages) -> bool:

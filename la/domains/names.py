@@ -1,4 +1,4 @@
-"""Planning domains by name: `make_domain("15-puzzle")`, the way the command lines and experiments name them."""
+"""Domains by the names the command lines and experiments use: `make_domain("15-puzzle")`."""
 import math
 import re
 
@@ -15,13 +15,14 @@ def make_domain(name: str) -> Domain:
     if match is None:
         raise ValueError(f"unknown domain {shown}: expected 8-puzzle, 15-puzzle, 24-puzzle, "
                          f"<n>-pancake or <n>-blocksworld")
-    if len(match.group(1).lstrip("0")) > 30:       # before int(): Python refuses to read thousands of digits
-        raise ValueError(f"domain {shown} is far too large: states are rows of uint8, so a domain holds at most "
-                         f"{STATE_MAX} tiles, pancakes or blocks")
+    if len(match.group(1).lstrip("0")) > 30:   # before int(): Python refuses thousands of digits
+        raise ValueError(f"domain {shown} is far too large: states are rows of uint8, so a domain "
+                         f"holds at most {STATE_MAX} tiles, pancakes or blocks")
     n, kind = int(match.group(1)), match.group(2)
     if kind == "puzzle":
         width = math.isqrt(n + 1)
         if width * width != n + 1:
-            raise ValueError(f"no sliding-tile puzzle has {n} tiles: n + 1 must be a square (8, 15, 24, ...)")
+            raise ValueError(f"no sliding-tile puzzle has {n} tiles: n + 1 must be a square "
+                             f"(8, 15, 24, ...)")
         return SlidingTile(width)
     return Pancake(n) if kind == "pancake" else Blocksworld(n)

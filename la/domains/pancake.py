@@ -1,8 +1,9 @@
-"""The N-pancake puzzle (the authors' `PancakePuzzle.cs`): flip the top of a stack until it is sorted.
+"""The N-pancake puzzle: flip the top of a stack until it is sorted.
 
-A state is a row of N pancakes 0..N-1 (larger number = larger pancake), `state[p]` = the pancake at height
-p counted from the top (0 = top, the spatula side). The goal is 0..N-1: the smallest on top, the largest at
-the bottom. Move k (k = 1..N-1) reverses the top k+1 pancakes; it is its own inverse, so the move code is k.
+A state is a row of N pancakes 0..N-1 (larger number = larger pancake), `state[p]` = the pancake at
+height p counted from the top (0 = top, the spatula side). The goal is 0..N-1: the smallest on top,
+the largest at the bottom. Move k (k = 1..N-1) reverses the top k+1 pancakes; it is its own inverse,
+so the move code is k.
 """
 import numpy as np
 
@@ -15,9 +16,9 @@ class Pancake(Domain):
     def __init__(self, n: int):
         if n < 2:
             raise ValueError(f"a pancake puzzle needs at least 2 pancakes, got {n}")
-        if n > STATE_MAX:                  # pancakes 0..n-1, and the gap heuristic's plate is pancake n
-            raise ValueError(f"a pancake puzzle holds at most {STATE_MAX} pancakes (states are rows of uint8), "
-                             f"got {n}")
+        if n > STATE_MAX:              # pancakes 0..n-1, and the gap heuristic's plate is pancake n
+            raise ValueError(f"a pancake puzzle holds at most {STATE_MAX} pancakes (states are "
+                             f"rows of uint8), got {n}")
         self.size = n
         self.name = f"{n}-pancake"
         self.goal = np.arange(n, dtype=np.uint8)
@@ -48,7 +49,7 @@ class Pancake(Domain):
         return [(k, state[k::-1] + state[k + 1:]) for k in range(1, self.size) if k != pop]
 
     def check(self, state: np.ndarray) -> None:
-        """Raise ValueError unless `state` is a permutation of 0..N-1 (every permutation is solvable)."""
+        """ValueError unless `state` is a permutation of 0..N-1 (every permutation is solvable)."""
         self._check_permutation(state, "pancake")
 
     def format(self, state) -> str:

@@ -1,11 +1,12 @@
-"""The sliding-tile puzzle of any width: the 8-, 15- and 24-puzzle (the authors' `SlidingPuzzle/SlidingPuzzle.cs`).
+"""The sliding-tile puzzle of any width: the 8-, 15- and 24-puzzle.
 
-A state is a row of W·W small integers, `state[p]` = the tile at board position p (row-major, 0 = top-left),
-0 = the blank. The goal is Korf's: the blank top-left and tile t at position t.
+A state is a row of W·W small integers, `state[p]` = the tile at board position p (row-major,
+0 = top-left), 0 = the blank. The goal is Korf's: the blank top-left and tile t at position t.
 
-A move sends the blank from position b to a neighbouring position t; the tile at t slides into b. Its code is
-`b·N + t` (N = W·W cells), so the move that undoes it, `t·N + b`, follows from the code alone. Moves are tried
-in the order up, left, right, down (the authors' order, which also reproduces Korf's 1985 node counts).
+A move sends the blank from position b to a neighbouring position t; the tile at t slides into b.
+Its code is `b·N + t` (N = W·W cells), so the move that undoes it, `t·N + b`, follows from the code
+alone. Moves are tried in the order up, left, right, down (which reproduces Korf's 1985 node
+counts).
 """
 import numpy as np
 
@@ -19,8 +20,8 @@ class SlidingTile(Domain):
         if width < 2:
             raise ValueError(f"a sliding-tile puzzle needs a width of at least 2, got {width}")
         if width * width - 1 > STATE_MAX:  # tiles 0..W²-1
-            raise ValueError(f"a sliding-tile puzzle holds at most {STATE_MAX} tiles, 16x16 (states are rows of "
-                             f"uint8), got {width}x{width}")
+            raise ValueError(f"a sliding-tile puzzle holds at most {STATE_MAX} tiles, 16x16 "
+                             f"(states are rows of uint8), got {width}x{width}")
         self.width = width
         self.size = width * width
         self.name = f"{self.size - 1}-puzzle"
@@ -28,40 +29,44 @@ class SlidingTile(Domain):
         position = np.arange(self.size)
         row, col = position // width, position % width
         self.row, self.col = row, col
-        # One column per direction, in the order up, left, right, down.
+        # One column per direction, in the order up, left, right, down: the authors'
+        # (`SlidingPuzzle/SlidingPuzzle.cs`), where the paper gives none.
         self.offsets = np.array([-width, -1, 1, width])
-        self._legal = np.stack([row > 0, col > 0, col < width - 1, row < width - 1], axis=1)  # (N, 4)
-        self._target = np.where(self._legal, position[:, None] + self.offsets, 0)              # (N, 4)
-        self._code = position[:, None] * self.size + self._target                              # (N, 4)
-        # Tables indexed by move code, so that the hot path gathers instead of dividing.
-        self.blank_from, self.blank_to = np.divmod(np.arange(self.size ** 2), self.size)      # (N²,)
-        self._inverse = self.blank_to * self.size + self.blank_from                           # (N²,)
+        # (N, 4) each
+        self._legal = np.stack([row > 0, col > 0, col < width - 1, row < width - 1], axis=1)
+        self._target = np.where(self._legal, position[:, None] + self.offsets, 0)
+        self._code = position[:, None] * self.size + self._target
+        # Tables indexed by move code, so that the hot path gathers instead of dividing; (N²,) each.
+        self.blank_from, self.blank_to = np.divmod(np.arange(self.size ** 2), self.size)
+        self._inverse = self.blank_to * self.size + self.blank_from
         # _allowed[b, pop] = which directions are legal from blank b and not the pruned move `pop`;
         # the last column (index -1, the root's pop) prunes nothing.
         pops = np.append(np.arange(self.size ** 2), -1)
-        allowed = self._legal[:, None, :] & (self._code[:, None, :] != pops[None, :, None])  # (N, N²+1, 4)
-        self._allowed = allowed.reshape(-1, 4)                    # row b·(N²+1) + pop, pop = -1 -> column N²
+        # (N, N²+1, 4)
+        allowed = self._legal[:, None, :] & (self._code[:, None, :] != pops[None, :, None])
+        self._allowed = allowed.reshape(-1, 4)           # row b·(N²+1) + pop, pop = -1 -> column N²
 
-    # --- moves -------------------------------------------------------------------------------------------
+    # --- moves ------------------------------------------------------------------------------------
 
     def blank(self, states: np.ndarray) -> np.ndarray:
         """Position of the blank in each state, (n,)."""
         return (states == 0).argmax(axis=1)
 
     def successors(self, states, pop=None):
-        """Legal moves of every state, minus each state's `pop` move (parent pruning), parent-major."""
+        """Legal moves of every state minus each state's `pop` (parent pruning), parent-major."""
         blank = self.blank(states)
         if pop is None:
             allowed = np.take(self._legal, blank, axis=0)                          # (n, 4)
         else:
-            allowed = np.take(self._allowed, blank * (self.size ** 2 + 1) + pop % (self.size ** 2 + 1), axis=0)
+            allowed = np.take(self._allowed,
+                              blank * (self.size ** 2 + 1) + pop % (self.size ** 2 + 1), axis=0)
         index = np.flatnonzero(allowed)
         parent = index >> 2
         return parent, np.take(self._code, np.take(blank, parent) * 4 + (index & 3))
 
     def apply(self, states, parent, move):
         """The children `move[i]` applied to `states[parent[i]]`, (len(parent), N)."""
-        children = np.take(states, parent, axis=0)                         # rows: np.take beats states[parent]
+        children = np.take(states, parent, axis=0)              # rows: np.take beats states[parent]
         flat = children.reshape(-1)
         base = np.arange(len(parent)) * self.size
         t = base + self.blank_to[move]
@@ -74,12 +79,13 @@ class SlidingTile(Domain):
         return self._inverse[move]
 
     def moved_tile(self, states, parent, move):
-        """For each move: the tile that slides, the position it leaves and the position it enters."""
+        """For each move: the tile that slides, the position it leaves and the one it enters."""
         t = np.take(self.blank_to, move)
-        return np.take(states.reshape(-1), parent * self.size + t), t, np.take(self.blank_from, move)
+        return (np.take(states.reshape(-1), parent * self.size + t), t,
+                np.take(self.blank_from, move))
 
     def neighbours(self, state: tuple, pop: int = -1) -> list:
-        """Plain-Python successors of one state as (move, child) pairs, in move order (reference IDA*)."""
+        """Plain-Python successors of one state, (move, child) in move order, for reference IDA*."""
         b = state.index(0)
         result = []
         for legal, t, code in zip(self._legal[b], self._target[b], self._code[b]):
@@ -89,27 +95,29 @@ class SlidingTile(Domain):
                 result.append((int(code), tuple(child)))
         return result
 
-    # --- validation and text -----------------------------------------------------------------------------
+    # --- validation and text ----------------------------------------------------------------------
 
     def check(self, state: np.ndarray) -> None:
         """Raise ValueError unless `state` is a permutation of 0..N-1 that can reach the goal."""
         self._check_permutation(state, "tile")
         blank = int(np.flatnonzero(state == 0)[0])
-        # Every move is one transposition of the N cells and moves the blank one step: the permutation's
-        # parity always equals the parity of the blank's distance (row + column) from its goal at 0.
+        # Every move is one transposition of the N cells and moves the blank one step: the
+        # permutation's parity always equals the parity of the blank's distance (row + column)
+        # from its goal at 0.
         if permutation_parity(state) != (self.row[blank] + self.col[blank]) % 2:
-            raise ValueError(f"unsolvable {self.name} state: the permutation's parity does not match the "
-                             f"blank's distance from the top-left corner")
+            raise ValueError(f"unsolvable {self.name} state: the permutation's parity does not "
+                             f"match the blank's distance from the top-left corner")
 
     def format(self, state) -> str:
         """The board as text, '.' for the blank."""
         digits = len(str(self.size - 1))
         cells = [("." if v == 0 else str(int(v))).rjust(digits) for v in state]
-        return "\n".join(" ".join(cells[r * self.width:(r + 1) * self.width]) for r in range(self.width))
+        return "\n".join(" ".join(cells[r * self.width:(r + 1) * self.width])
+                         for r in range(self.width))
 
 
 def permutation_parity(perm: np.ndarray) -> int:
-    """0 for an even permutation of 0..n-1, 1 for an odd one (n minus the number of cycles, mod 2)."""
+    """0 for an even permutation of 0..n-1, 1 for an odd one ((n − number of cycles) mod 2)."""
     perm = np.asarray(perm)
     seen = np.zeros(len(perm), dtype=bool)
     cycles = 0

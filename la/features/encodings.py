@@ -1,7 +1,9 @@
-"""Which encoding each domain's networks take (paper §5), and how a saved network's encoding is written down and
-remade: the 15-puzzle's one-hot, PDB features for the 24-puzzle, the 24-pancake and the 15-blocksworld.
+"""Which encoding each domain's networks take (paper §5), and how a saved network's encoding is
+written down and remade: the 15-puzzle's one-hot, PDB features for the 24-puzzle, the 24-pancake and
+the 15-blocksworld.
 
-Importing this module loads the PDB modules (`la.pdb`); the learner itself does not (it is handed its encoding).
+Importing this module loads the PDB modules (`la.pdb`); the learner itself does not (it is handed
+its encoding).
 """
 from la.domains.sliding_tile import SlidingTile
 from la.features.blocksworld import BlockFeatures
@@ -12,29 +14,32 @@ from la.pdb import store
 from la.pdb.sets import abstraction
 
 # The domains the paper gives PDB features (§5); the other sliding-tile puzzles take the one-hot.
-PAPER_FEATURES = {"24-puzzle": TileFeatures, "24-pancake": PancakeFeatures, "15-blocksworld": BlockFeatures}
-# The name each encoding has in the files that describe it: the one-hot's is the authors' (`TwoDim.cs`), the name
-# it had when networks and checkpoints began recording their encoding.
-ENCODINGS = {"TwoDim": OneHot, **{kind.__name__: kind for kind in (TileFeatures, PancakeFeatures, BlockFeatures)}}
+PAPER_FEATURES = {"24-puzzle": TileFeatures, "24-pancake": PancakeFeatures,
+                  "15-blocksworld": BlockFeatures}
+# The name each encoding has in the files that describe it: the one-hot's is the authors'
+# (`TwoDim.cs`), the name it had when networks and checkpoints began recording their encoding.
+ENCODINGS = {"TwoDim": OneHot,
+             **{kind.__name__: kind for kind in (TileFeatures, PancakeFeatures, BlockFeatures)}}
 NAMES = {kind: name for name, kind in ENCODINGS.items()}
 ONE_HOT = {"encoding": "TwoDim"}     # how `describe` writes the one-hot down
 
 
 def for_domain(domain, pdb_folder=None, progress=None):
-    """The paper's encoding for `domain`: PDB features for the 24-puzzle, 24-pancake and 15-blocksworld (their
-    PDBs loaded from `pdb_folder`, or built there on first use with `progress(fraction, text)` told), the
-    one-hot for every other sliding-tile puzzle (the 15-puzzle's)."""
+    """The paper's encoding for `domain`: the one-hot for every sliding-tile puzzle but the
+    24-puzzle (the 15-puzzle's), and PDB features for the 24-puzzle, 24-pancake and 15-blocksworld,
+    their PDBs loaded from `pdb_folder` (or built there on first use, told to
+    `progress(fraction, text)`)."""
     if domain.name in PAPER_FEATURES:
         return PAPER_FEATURES[domain.name](domain, folder=pdb_folder, progress=progress)
     if isinstance(domain, SlidingTile):
         return OneHot(domain)
-    raise ValueError(f"no network encoding for the {domain.name}: the one-hot is for sliding-tile puzzles, "
-                     f"and the paper's features are for the {', '.join(PAPER_FEATURES)}")
+    raise ValueError(f"no network encoding for the {domain.name}: the one-hot is for sliding-tile "
+                     f"puzzles, and the paper's features are for the {', '.join(PAPER_FEATURES)}")
 
 
 def encode(domain, states):
-    """The networks' input for a batch of states of `domain` (float32 rows). Each call makes the encoding
-    afresh (loading PDBs where it has them): to encode often, keep `for_domain(domain)` instead."""
+    """The networks' input for a batch of states of `domain` (float32 rows). Each call makes the
+    encoding afresh (loading PDBs where it has them): to encode often, keep `for_domain(domain)`."""
     return for_domain(domain)(states)
 
 
@@ -44,34 +49,38 @@ def encoding_size(domain) -> int:
 
 
 def describe(encoding) -> dict:
-    """What remakes `encoding` on its domain, as JSON: its class and, for PDB features, the patterns of each
-    partition (a PDB's table follows from its pattern). E.g. {"encoding": "TwoDim"} (the one-hot),
-    {"encoding": "BlockFeatures", "partitions": [[[1, 2, 3, 4], [5, 6, 7, 8], ...]]}."""
+    """What remakes `encoding` on its domain, as JSON: its class and, for PDB features, the patterns
+    of each partition (a PDB's table follows from its pattern). E.g. {"encoding": "TwoDim"} (the
+    one-hot), {"encoding": "BlockFeatures", "partitions": [[[1, 2, 3, 4], [5, 6, 7, 8], ...]]}."""
     name = NAMES.get(type(encoding))
     if name is None:
         raise ValueError(f"cannot describe {encoding!r}: expected one of the encodings "
                          f"{', '.join(kind.__name__ for kind in NAMES)}")
     if type(encoding) is OneHot:
         return dict(ONE_HOT)
-    return {"encoding": name, "partitions": [[[int(t) for t in encoding.pdbs[i].abstraction.pattern] for i in group]
-                                             for group in encoding.groups]}
+    return {"encoding": name,
+            "partitions": [[[int(t) for t in encoding.pdbs[i].abstraction.pattern] for i in group]
+                           for group in encoding.groups]}
 
 
 def from_description(domain, description, pdb_folder=None, progress=None):
-    """The encoding `describe` wrote down, on `domain`; its PDBs loaded from `pdb_folder` (or built there on
-    first use, `progress(fraction, text)` told). ValueError if the description is not one."""
+    """The encoding `describe` wrote down, on `domain`; its PDBs loaded from `pdb_folder` (or built
+    there on first use, `progress(fraction, text)` told). ValueError if it is no description."""
     kind = ENCODINGS.get(description.get("encoding")) if isinstance(description, dict) else None
     if kind is None:
-        raise ValueError(f"unknown encoding {description!r}: expected one of {', '.join(ENCODINGS)}")
+        raise ValueError(f"unknown encoding {description!r}: expected one of "
+                         f"{', '.join(ENCODINGS)}")
     if kind is OneHot:
         return OneHot(domain)
     partitions = description.get("partitions")
     if not (isinstance(partitions, list) and partitions and all(
             isinstance(group, list) and group and all(isinstance(p, list) and p and all(
-                isinstance(t, int) and not isinstance(t, bool) for t in p) for p in group) for group in partitions)):
-        raise ValueError(f"the {kind.__name__} description needs 'partitions', non-empty lists of patterns "
-                         f"(lists of integers); got {partitions!r}")
+                isinstance(t, int) and not isinstance(t, bool) for t in p) for p in group)
+            for group in partitions)):
+        raise ValueError(f"the {kind.__name__} description needs 'partitions', non-empty lists of "
+                         f"patterns (lists of integers); got {partitions!r}")
     loaded = {}
     for pattern in dict.fromkeys(tuple(p) for group in partitions for p in group):
         loaded[pattern] = store.load(abstraction(domain.name, pattern), pdb_folder, progress)
-    return kind(domain, {str(g): [loaded[tuple(p)] for p in group] for g, group in enumerate(partitions)})
+    return kind(domain, {str(g): [loaded[tuple(p)] for p in group]
+                         for g, group in enumerate(partitions)})

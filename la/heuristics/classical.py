@@ -10,16 +10,17 @@ from la.domains.sliding_tile import SlidingTile
 
 
 class Manhattan:
-    """Sum over the tiles (blank excluded) of |Δrow| + |Δcol| to their goal positions (the authors'
-    `SlidingPuzzle/Heuristics/MDHeuristic.cs`)."""
+    """Σ over the tiles (blank excluded) of |Δrow| + |Δcol| to their goal cells: the paper's MD."""
 
     def __init__(self, domain: SlidingTile):
         self.domain = domain
         row, col = domain.row, domain.col
-        self.table = np.abs(row[None, :] - row[:, None]) + np.abs(col[None, :] - col[:, None])  # (tile, pos)
-        self.table[0] = 0                                                        # the blank is not counted
-        # change of the distance of each tile under each move code (blank b -> t: the tile goes t -> b)
-        self.delta = self.table[:, domain.blank_from] - self.table[:, domain.blank_to]     # (tile, move)
+        self.table = (np.abs(row[None, :] - row[:, None])
+                      + np.abs(col[None, :] - col[:, None]))            # (tile, pos)
+        self.table[0] = 0                                               # the blank is not counted
+        # change of each tile's distance under each move code (blank b -> t: the tile goes t -> b)
+        self.delta = (self.table[:, domain.blank_from]
+                      - self.table[:, domain.blank_to])                 # (tile, move)
 
     def __call__(self, states):
         return self.table[states, np.arange(self.domain.size)].sum(axis=1)
@@ -29,11 +30,12 @@ class Manhattan:
 
     def step(self, states, h, carry, parent, move):
         tile, _, _ = self.domain.moved_tile(states, parent, move)
-        return np.take(h, parent) + np.take(self.delta, tile.astype(np.int64) * self.delta.shape[1] + move), None
+        return (np.take(h, parent)
+                + np.take(self.delta, tile.astype(np.int64) * self.delta.shape[1] + move)), None
 
 
 class Gap:
-    """Helmert's gap heuristic: neighbouring pancakes that differ by more than one, the plate included."""
+    """Helmert's gap heuristic: neighbouring pancakes (and plate) that differ by more than one."""
 
     def __init__(self, domain: Pancake):
         self.domain = domain
@@ -47,7 +49,8 @@ class Gap:
 
     def step(self, states, h, carry, parent, move):
         # Flip k reverses positions 0..k: only the pair (k, k+1) changes, to (top pancake, k+1).
-        plate = np.concatenate([states, np.full((len(states), 1), self.domain.size, states.dtype)], axis=1)
+        plate = np.concatenate([states, np.full((len(states), 1), self.domain.size, states.dtype)],
+                               axis=1)
         top = plate[parent, 0].astype(np.int64)
         at_k = plate[parent, move].astype(np.int64)
         below = plate[parent, move + 1].astype(np.int64)
@@ -57,8 +60,8 @@ class Gap:
 class Hamming:
     """Number of tiles, pancakes or blocks not where the goal has them (the blank is not counted).
 
-    Admissible for the sliding-tile puzzle and blocksworld (a move changes one tile or one block), but not
-    for the pancake puzzle, where one flip can put many pancakes in place.
+    Admissible for the sliding-tile puzzle and blocksworld (a move changes one tile or one block),
+    but not for the pancake puzzle, where one flip can put many pancakes in place.
     """
 
     def __init__(self, domain):
@@ -73,7 +76,7 @@ class Hamming:
 
 
 class Weighted:
-    """W·h: weighted IDA*'s heuristic, inadmissible for W > 1 (so plans depend on IDA*'s goal order)."""
+    """W·h: weighted IDA*'s heuristic, inadmissible for W > 1 (plans hang on IDA*'s goal order)."""
 
     def __init__(self, heuristic, weight: int):
         self.heuristic, self.weight = heuristic, weight
@@ -89,7 +92,8 @@ def make_heuristic(name: str, domain):
     """The classical heuristic `name` ('md', 'gap' or 'hamming') for `domain`."""
     if name == "md":
         if not isinstance(domain, SlidingTile):
-            raise ValueError(f"heuristic 'md' (Manhattan distance) is for sliding-tile puzzles, not the {domain.name}")
+            raise ValueError(f"heuristic 'md' (Manhattan distance) is for sliding-tile puzzles, "
+                             f"not the {domain.name}")
         return Manhattan(domain)
     if name == "gap":
         if not isinstance(domain, Pancake):
@@ -101,8 +105,9 @@ def make_heuristic(name: str, domain):
 
 
 def classical_admissible(domain):
-    """The domain's classical admissible heuristic: Manhattan distance on sliding-tile puzzles, the gap heuristic
-    (Helmert 2010) on pancake puzzles; None for a domain without one here (blocksworld, whose h* has a rule)."""
+    """The domain's classical admissible heuristic: Manhattan distance on sliding-tile puzzles, the
+    gap heuristic (Helmert 2010) on pancake puzzles; None for a domain without one here
+    (blocksworld, whose h* has a rule)."""
     if isinstance(domain, SlidingTile):
         return Manhattan(domain)
     if isinstance(domain, Pancake):

@@ -1,14 +1,15 @@
-"""Pattern-database heuristics: `pdb` (additive partitions, the larger sum) and `max-pdb` (h_ad, the authors'
-`MaxHeuristic`), read off the PDB features of `la.features` so that IDA* gets their incremental update.
+"""Pattern-database heuristics: `pdb` (additive partitions, the larger sum) and `max-pdb` (h_ad),
+read off the PDB features of `la.features` so that IDA* gets their incremental update.
 
-    pdb       max over partitions of the sum of the partition's PDBs (Korf & Felner 2002: the 15-puzzle's
-              6-6-3 partition and its reflection, the 24-puzzle's partitions A and B; the 24-pancake's A and
-              B, Yang et al. 2008). Admissible: within a partition every move is counted by one PDB at most.
-    max-pdb   the largest of the admissible features HArr (`la.features.base`): the admissible floor the
-              paper plans with, max(y^α, h_ad), on its own. The authors' `MaxHeuristic`.
+    pdb       max over partitions of the sum of the partition's PDBs (Korf & Felner 2002: the
+              15-puzzle's 6-6-3 partition and its reflection, the 24-puzzle's partitions A and B;
+              the 24-pancake's A and B, Yang et al. 2008). Admissible: within a partition every
+              move is counted by one PDB at most.
+    max-pdb   the largest of the admissible features HArr (`la.features.base`): the admissible
+              floor the paper plans with, max(y^α, h_ad), on its own.
 
-Both follow the heuristic contract of `la.heuristics.base`: the carry is the encoding's (for the sliding-tile
-puzzle HArr and the tiles' cells, so that a move re-ranks two patterns only).
+Both follow the heuristic contract of `la.heuristics.base`: the carry is the encoding's (for the
+sliding-tile puzzle HArr and the tiles' cells, so that a move re-ranks two patterns only).
 """
 import numpy as np
 
@@ -21,7 +22,7 @@ class PDBHeuristic:
 
     def __init__(self, encoding, columns):
         self.encoding, self.columns = encoding, list(columns)
-        self.floor = sorted(self.columns) == sorted(encoding.floor_columns)   # then h is h_ad itself
+        self.floor = sorted(self.columns) == sorted(encoding.floor_columns)  # then h is h_ad itself
 
     def _from(self, h_ad, h_arr):
         if self.floor:
@@ -40,7 +41,7 @@ class PDBHeuristic:
         return self._from(h_ad, carry), carry
 
     def step(self, states, h, carry, parent, move):
-        # The PDB encodings compute a child from the parents' states and carry; they do not read x or h_ad.
+        # The PDB encodings compute a child from the parents' states and carry, not from x or h_ad.
         _, h_ad, carry = self.encoding.step(states, None, None, carry, parent, move)
         return self._from(h_ad, carry), carry
 
@@ -55,7 +56,8 @@ def pdb_heuristic(domain, folder=None, progress=None) -> PDBHeuristic:
     from la.pdb.sets import PARTITIONS, load_set
     if domain.name not in PARTITIONS or domain.name.endswith("blocksworld"):
         raise ValueError(f"heuristic 'pdb' needs additive PDB partitions, which la has for the "
-                         f"15-puzzle, 24-puzzle and 24-pancake, not the {domain.name} (try max-pdb)")
+                         f"15-puzzle, 24-puzzle and 24-pancake, not the {domain.name} "
+                         f"(try max-pdb)")
     kind = PancakeFeatures if domain.name.endswith("pancake") else TileFeatures
     encoding = kind(domain, load_set(domain.name, folder, progress))
     return PDBHeuristic(encoding, partition_sums(encoding))
@@ -63,6 +65,7 @@ def pdb_heuristic(domain, folder=None, progress=None) -> PDBHeuristic:
 
 def max_pdb_heuristic(domain, folder=None, progress=None) -> PDBHeuristic:
     """`max-pdb`: h_ad, the largest admissible feature (24-puzzle, 24-pancake, 15-blocksworld)."""
+    # not a baseline of the paper's: the authors' `MaxHeuristic`
     from la.features.encodings import PAPER_FEATURES
     if domain.name not in PAPER_FEATURES:
         raise ValueError(f"heuristic 'max-pdb' is the paper's admissible floor, defined for the "

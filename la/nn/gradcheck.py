@@ -1,10 +1,10 @@
 """Gradient checking by central finite differences in float64, with a one-line report per parameter.
 
-For a loss f and one entry θ_i, the numeric gradient is (f(θ + h·e_i) − f(θ − h·e_i)) / 2h, whose error is
-O(h²) from truncation plus O(ε_machine·|f|/h) from rounding; h = 1e-6 balances the two in float64. Each parameter
-array is summarised by the relative error ‖a − n‖ / max(1e-8, ‖a‖ + ‖n‖) of its analytic (a) and numeric (n)
-gradients: an array-wide norm, so that entries whose true gradient is 0 (a dead ReLU) do not turn rounding
-noise of 1e-10 into a large ratio.
+For a loss f and one entry θ_i, the numeric gradient is (f(θ + h·e_i) − f(θ − h·e_i)) / 2h, whose
+error is O(h²) from truncation plus O(ε_machine·|f|/h) from rounding; h = 1e-6 balances the two in
+float64. Each parameter array is summarised by the relative error ‖a − n‖ / max(1e-8, ‖a‖ + ‖n‖) of
+its analytic (a) and numeric (n) gradients: an array-wide norm, so that entries whose true gradient
+is 0 (a dead ReLU) do not turn rounding noise of 1e-10 into a large ratio.
 """
 from dataclasses import dataclass
 
@@ -27,7 +27,7 @@ class GradCheck:
 
 
 def numeric_grad(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
-    """Central-difference gradient of the zero-argument loss f() w.r.t. the array x, perturbed in place."""
+    """Central-difference gradient of the loss f() w.r.t. the array x (perturbed in place)."""
     if x.dtype != np.float64:
         raise ValueError(f"gradient checks need float64 arrays, got {x.dtype}")
     grad = np.zeros_like(x)
@@ -57,15 +57,17 @@ def check_grads(f, params: dict, grads: dict, h: float = 1e-6) -> list:
         if a.shape != x.shape:
             raise ValueError(f"gradient '{name}' has shape {a.shape}, expected {x.shape}")
         n = numeric_grad(f, x, h)
-        rows.append(GradCheck(name, float(np.linalg.norm(a)), float(np.linalg.norm(n)), rel_error(a, n)))
+        rows.append(GradCheck(name, float(np.linalg.norm(a)), float(np.linalg.norm(n)),
+                              rel_error(a, n)))
     return rows
 
 
 def report(rows: list) -> str:
-    """The checks as a small table: `name | analytic | numeric | rel. error`, norms over each array."""
+    """The checks as a table, `name | analytic | numeric | rel. error`, norms over each array."""
     width = max([len("name")] + [len(r.name) for r in rows])
     lines = [f"{'name':<{width}} | {'‖analytic‖':>12} | {'‖numeric‖':>12} | rel. error"]
     for r in rows:
         flag = "" if r.ok else "   <-- FAILS"
-        lines.append(f"{r.name:<{width}} | {r.analytic:12.6e} | {r.numeric:12.6e} | {r.rel_error:.1e}{flag}")
+        lines.append(f"{r.name:<{width}} | {r.analytic:12.6e} | {r.numeric:12.6e} | "
+                     f"{r.rel_error:.1e}{flag}")
     return "\n".join(lines)
