@@ -16,7 +16,7 @@ nor comment, nor docstring); tests/test_layout.py checks the list.
     la.heuristics                         8     0
     la.heuristics.base                   50    17  the heuristic contract
     la.heuristics.likely_admissible     195   111  y^α (§3-§5)
-    la.learn                            180   116  LearnHeuristicPrac (Alg. 2)
+    la.learn                            175   112  LearnHeuristicPrac (Alg. 2)
     la.nn                                21     5
     la.nn.adam                           59    37  Adam
     la.nn.config                         77    47  the networks' settings (§5)
@@ -24,12 +24,12 @@ nor comment, nor docstring); tests/test_layout.py checks the list.
     la.nn.layers                        102    48  layers, by hand
     la.nn.wunn                          226   150  σ_e (Eq. 2)
     la.search                            11     4
-    la.search.depth_first               276   167  IDA*'s depth-first order
-    la.search.ida_star                   68    39  batched IDA* (Korf 1985)
+    la.search.depth_first               275   166  IDA*'s depth-first order
+    la.search.ida_star                   80    46  batched IDA* (Korf 1985)
     la.search.reference                  77    58  the textbook IDA*
     la.search.result                     60    40  what a search returns
     la.tasks                             59    31  GenerateTaskPrac (Alg. 1)
-    in all                             2200  1276
+    in all                             2206  1282
 
 Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb, la.io, BFS,
 the batched order (la.search.shallowest). The shell imports the core, never the other way: la.rivals (Boot,

@@ -37,7 +37,6 @@ from la.experiments.runs.progress import BuildProgress
 from la.heuristics.classical import CLASSICAL, Weighted, make_heuristic
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
-from la.search.shallowest import ENGINES
 
 DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}     # and "md" for the sliding-tile puzzle
 HEURISTICS = CLASSICAL + ("pdb", "max-pdb", "exact")
@@ -151,7 +150,7 @@ def main(argv=None) -> int:
               f"pattern databases); --node-limit or --time-limit stop it earlier", file=sys.stderr, flush=True)
     if args.algorithm == "batched":
         result = ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit,
-                          engine=ENGINES[args.order], progress=None if args.json else _iteration_line)
+                          order=args.order, progress=None if args.json else _iteration_line)
     else:
         result = reference.ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit)
     if args.json:

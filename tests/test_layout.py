@@ -13,7 +13,9 @@ CORE = ("la.domains", "la.pdb", "la.features", "la.heuristics", "la.search", "la
         "la.learn", "la.config", "la.io")
 SHELL = ("la.rivals", "la.heller", "la.experiments", "la.plots", "la.solve", "la.bench", "la.data")
 ENTRY_POINTS = ("__main__",)        # `python -m la.pdb build`: a command line, part of the shell wherever it lives
-BUDGET = 2_200                      # physical lines a student reads: `import la.learn` and the reference IDA*
+# Physical lines a student reads: `import la.learn` and the reference IDA*. 2,200, then +6 for one name
+# for the goal order (`ida_star(order=...)`: `order_class` in, the Learner's check of it out).
+BUDGET = 2_206
 
 
 def within(module: str, packages) -> bool:

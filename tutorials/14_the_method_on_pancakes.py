@@ -58,7 +58,6 @@ from la.heuristics.pdb import PDBHeuristic  # noqa: E402
 from la.experiments.runs.training import train  # noqa: E402
 from la.pdb import sets, store  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
-from la.search.shallowest import ENGINES  # noqa: E402
 
 DOMAIN = "24-pancake"
 SEED = 8
@@ -154,7 +153,7 @@ tests = []
 for row in cfg.rows():
     records = []
     for instance in chosen:
-        result = ida_star(pancake, heuristics[row], instance.state, node_limit=TEST_BUDGET, engine=ENGINES[cfg.order])
+        result = ida_star(pancake, heuristics[row], instance.state, node_limit=TEST_BUDGET, order=cfg.order)
         if result.solved:
             check_plan(pancake, instance.state, result.plan)                     # every plan is replayed
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,

@@ -35,7 +35,6 @@ from la.features import OneHot
 from la.io import write_json, write_text
 from la.nn.config import FFNNConfig
 from la.search import ida_star
-from la.search.shallowest import ENGINES
 
 # The paper's Table 2 (percent), to print and draw beside ours: LengthInc -> (Solved Train, Solved Test).
 PAPER = {"1": (100.0, 38.6), "2": (95.1, 48.2), "4": (61.8, 51.4), "6": (36.2, 39.6), "8": (19.2, 35.2),
@@ -98,7 +97,7 @@ def solve_in_order(heuristic, starts, budget: int, task_limit: int, order: str =
         for start in starts:
             if done["nodes"] >= budget:
                 break
-            result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, engine=ENGINES[order],
+            result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, order=order,
                               progress=iteration)
             done["nodes"], done["attempted"] = done["nodes"] + result.generated, done["attempted"] + 1
             searching[0] = 0

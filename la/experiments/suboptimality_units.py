@@ -23,7 +23,6 @@ from la.io import write_json
 from la.rivals.authors_sampler import authors_minibatch
 from la.rivals.calibration import calibration, uniform_blocksworld
 from la.search import ida_star
-from la.search.shallowest import ENGINES
 
 TASK_LABELS = {"15-puzzle": "Korf #", "24-puzzle": "Korf & Felner #"}   # how progress lines name a test task
 UNIFORM_KEY = (0, 1)               # blocksworld's uniform calibration states: run 0 is no run's, so no unit's
@@ -88,7 +87,7 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     todo = [i for i in table3.TEST_SETS[cfg.domain]() if i.id in chosen and i.id not in done]
     tasks = len(records) + len(todo)
     for instance in todo:
-        result = ida_star(domain, h, instance.state, node_limit=limit, engine=ENGINES[cfg.order])
+        result = ida_star(domain, h, instance.state, node_limit=limit, order=cfg.order)
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
                         "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
         write_json(folder / TASKS, records)

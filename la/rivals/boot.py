@@ -51,7 +51,6 @@ from la.nn.config import build_ffnn
 from la.nn.ffnn import fit_full_batch
 from la.rivals.boot_round import RoundProgress
 from la.search import ida_star
-from la.search.shallowest import ENGINES
 
 INITIAL_SECONDS = 1.0       # Boot's initial time limit per instance (recollection of AIJ 2011, not verified)
 SAVE_SECONDS = 60.0         # how often a round's finished searches are saved (`RoundProgress`)
@@ -173,7 +172,7 @@ class Boot:
         results, saved = kept.load(), time.perf_counter()
         if searches is None:
             h = self.heuristic()
-            found = (ida_star(self.domain, h, s, node_limit=budget, engine=ENGINES[cfg.learn.order])
+            found = (ida_star(self.domain, h, s, node_limit=budget, order=cfg.learn.order)
                      for s in starts[len(results):])
         else:
             found = searches(self, starts[len(results):], budget)

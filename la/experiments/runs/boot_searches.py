@@ -17,7 +17,6 @@ from la.features.encodings import describe
 from la.rivals.boot import boot_heuristic, initial_heuristic
 from la.rivals.boot_round import Searched
 from la.search import ida_star
-from la.search.shallowest import ENGINES
 
 
 class SpreadSearches:
@@ -51,7 +50,7 @@ def search_unit(unit: dict, out, verbose: bool) -> Searched:
         _MADE.update(key=unit["key"], encoding=encoding,
                      h=boot_heuristic(unit["config"], encoding, initial_heuristic(encoding), ffnn))
     result = ida_star(encoding.domain, _MADE["h"], unit["start"], node_limit=unit["budget"],
-                      engine=ENGINES[unit["config"].learn.order])
+                      order=unit["config".learn.order])
     return Searched(result.solved, result.plan if result.solved else None, result.generated)
 
 

@@ -30,7 +30,6 @@ from la.experiments.runs.persist import pack, unpack
 from la.features.encodings import describe
 from la.io import write_npz
 from la.learn import Learner
-from la.search.depth_first import DepthFirst
 
 META = "__meta__"
 IDENTITY = ("domain", "encoding", "config")       # what makes two checkpoints the same run's
@@ -138,9 +137,9 @@ def save_learner(learner: Learner, path) -> None:
                {BUFFER[0]: learner.buffer.states(), BUFFER[1]: learner.buffer.labels()}, meta)
 
 
-def restore_learner(path, domain, config, encoding, engine=DepthFirst) -> Learner:
+def restore_learner(path, domain, config, encoding) -> Learner:
     """The learner saved at `path` by `save_learner`; ValueError if the file is damaged or belongs to another run."""
-    learner = Learner(domain, config, np.random.default_rng(0), encoding, engine)
+    learner = Learner(domain, config, np.random.default_rng(0), encoding)
     arrays, meta = _read_learner(path)
     check_identity(meta, learner_identity(learner), path)
     parts = unpack_parts(arrays, meta, path, PARTS)
