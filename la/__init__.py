@@ -4,9 +4,9 @@ The core is the paper's method, and all a student needs to read: `import la.lear
 (with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical, then code (neither blank,
 nor comment, nor docstring); tests/test_layout.py checks the list.
 
-    la                                   61    16  this map; one BLAS thread, one rounding
+    la                                   62    16  this map; one BLAS thread, one rounding
     la.buffer                            59    32  the memory buffer (§4)
-    la.config                            91    56  LearnConfig: Alg. 2's constants (§5)
+    la.config                           135    80  LearnConfig: Alg. 2's constants; per domain (§5)
     la.domains                           14     0
     la.domains.domain                    88    47  the domain contract
     la.domains.sliding_tile             122    79  the 15-puzzle (§5)
@@ -29,11 +29,12 @@ nor comment, nor docstring); tests/test_layout.py checks the list.
     la.search.reference                  77    58  the textbook IDA*
     la.search.result                     60    40  what a search returns
     la.tasks                             59    31  GenerateTaskPrac (Alg. 1)
-    in all                             2206  1282
+    in all                             2251  1302
 
 Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb, la.io, BFS,
-the batched order (la.search.shallowest). The shell imports the core, never the other way: la.rivals (Boot,
-optimal plans, conformal y^α), la.heller (Heller et al. 2022), la.experiments, la.plots, la.solve, la.bench, la.data.
+the batched order (la.search.shallowest). The shell imports the core, never the other way: la.runs (the
+run machinery), la.rivals (Boot, optimal plans, conformal y^α), la.heller (Heller et al. 2022),
+la.experiments, la.plots, la.solve, la.bench, la.data.
 """
 import os
 import sys

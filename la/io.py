@@ -60,7 +60,7 @@ def _atomic(path, write, mode: str) -> None:
 def remove_partial(folder) -> list:
     """Delete the temporary files that processes killed mid-write left under `folder`; return their paths.
 
-    Only safe while no other process writes there (the experiments hold the folder's lock, `la.experiments.runs.lock`).
+    Only safe while no other process writes there (the experiments hold the folder's lock, `la.runs.lock`).
     """
     removed = []
     for root, _, files in os.walk(folder):

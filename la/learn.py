@@ -15,7 +15,7 @@ h_ad, the admissible floor of the feature domains (paper §5; 0 for the one-hot)
 
 The learner is its state (`Learner`: networks, optimiser states, memory buffer, α, β, y^q, iteration, log) and
 one step (`Learner.run_iteration`); `learn_heuristic_prac` runs the steps. Nothing here touches a file or
-prints: checkpoints, snapshots and progress lines are the caller's (`la.experiments.runs.training`).
+prints: checkpoints, snapshots and progress lines are the caller's (`la.runs.training`).
 """
 import math
 import time

@@ -20,8 +20,9 @@ from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import optimal_cost
 from la.domains.names import make_domain
 from la.domains.pancake import Pancake
-from la.experiments.runs import cli
-from la.experiments.runs.cli import (
+from la.heuristics.classical import CLASSICAL, Weighted, make_heuristic
+from la.runs import cli
+from la.runs.cli import (
     NODES_MAX,
     WEIGHT_MAX,
     Parser,
@@ -33,8 +34,7 @@ from la.experiments.runs.cli import (
     seconds,
     weight,
 )
-from la.experiments.runs.progress import BuildProgress
-from la.heuristics.classical import CLASSICAL, Weighted, make_heuristic
+from la.runs.progress import BuildProgress
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
 
@@ -135,7 +135,7 @@ def main(argv=None) -> int:
     network, about = trained_network(args)
     domain, start, optimal = task(args, about["domain"] if about else "15-puzzle")
     if network is not None:
-        from la.experiments.runs.network import check_domain, network_encoding
+        from la.runs.network import check_domain, network_encoding
         from la.heuristics.likely_admissible import LikelyAdmissible
         check_domain(about, domain, args.network)
         name = "network"
@@ -183,7 +183,7 @@ def trained_network(args) -> tuple:
         return None, None
     if args.heuristic is not None:
         raise ValueError(f"give either --heuristic or --network, not both (got --heuristic {args.heuristic})")
-    from la.experiments.runs.network import load_network      # here: the networks load SciPy (see the top)
+    from la.runs.network import load_network      # here: the networks load SciPy (see the top)
     from la.nn import FFNN
     network, about = load_network(args.network)
     if not isinstance(network, FFNN):

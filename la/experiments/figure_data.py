@@ -11,9 +11,9 @@ domain alone, and `la.plots` says so when a Table 3 record has none.
 import numpy as np
 
 from la.domains.sliding_tile import SlidingTile
-from la.experiments.runs.checkpoint import restore_learner
-from la.experiments.runs.runner import unit_rng
 from la.features import OneHot
+from la.runs.checkpoint import restore_learner
+from la.runs.runner import unit_rng
 from la.search import ida_star
 from la.tasks import generate_task_prac
 

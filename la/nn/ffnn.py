@@ -6,7 +6,7 @@ and the loss is Eq. (1). With one output the loss is ½(μ − y)², i.e. Eq. (1
 
 Dropout: the network keeps the `rng` it was built with and draws a fresh inverted-dropout mask from it at every
 `loss_and_grads` call (as `FastNN.Forward` draws one every training step). So the sequence of training steps is
-reproducible from the construction seed; `la.experiments.runs.persist` saves that rng's state with the weights so that a
+reproducible from the construction seed; `la.runs.persist` saves that rng's state with the weights so that a
 reloaded network continues the same mask sequence. The rng is shared, not copied: to keep the masks independent
 of a caller's other draws, give the network its own generator (e.g. `rng.spawn(1)[0]`).
 
@@ -81,7 +81,7 @@ class FFNN:
         return astype(self, dtype)
 
     def config(self) -> dict:
-        """Constructor arguments (except rng), as JSON-able values; used by la.experiments.runs.persist."""
+        """Constructor arguments (except rng), as JSON-able values; used by la.runs.persist."""
         return {"n_in": self.n_in, "n_hidden": self.n_hidden, "n_out": self.n_out, "dropout": self.dropout,
                 "phi_min": self.phi_min, "phi_max": self.phi_max, "dtype": self.dtype.name, "scale": self.scale}
 

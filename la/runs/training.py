@@ -4,7 +4,7 @@ after every iteration, snapshots of the networks, and one progress line per iter
     learner = train(domain, config, rng, encoding, checkpoint=path, progress=print, snapshots=folder)
 
 With `checkpoint` (a file path) an existing checkpoint is resumed, and the finished run equals an uninterrupted
-one (`la.experiments.runs.checkpoint`). `progress` gets one line per iteration (None: silent). With `snapshots`
+one (`la.runs.checkpoint`). `progress` gets one line per iteration (None: silent). With `snapshots`
 (a folder), the FFNN and WUNN after every `snapshot_every`-th iteration are saved there as `iterNN-ffnn.npz` /
 `iterNN-wunn.npz`, to study how they changed during training.
 """
@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from la.config import LearnConfig
-from la.experiments.runs.checkpoint import restore_learner, save_learner
-from la.experiments.runs.network import save_network
-from la.experiments.runs.progress import duration
 from la.learn import Learner, learn_heuristic_prac
+from la.runs.checkpoint import restore_learner, save_learner
+from la.runs.network import save_network
+from la.runs.progress import duration
 
 PACE_OVER = 5                           # iterations the estimate of what is left is taken over
 
