@@ -50,7 +50,7 @@ def search_unit(unit: dict, out, verbose: bool) -> Searched:
         _MADE.update(key=unit["key"], encoding=encoding,
                      h=boot_heuristic(unit["config"], encoding, initial_heuristic(encoding), ffnn))
     result = ida_star(encoding.domain, _MADE["h"], unit["start"], node_limit=unit["budget"],
-                      order=unit["config".learn.order])
+                      order=unit["config"].learn.order)
     return Searched(result.solved, result.plan if result.solved else None, result.generated)
 
 
