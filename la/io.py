@@ -64,7 +64,7 @@ def remove_partial(folder) -> list:
     paths.
 
     Only safe while no other process writes there (the experiments hold the folder's lock,
-    `la.experiments.runs.lock`).
+    `la.runs.lock`).
     """
     removed = []
     for root, _, files in os.walk(folder):

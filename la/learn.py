@@ -18,7 +18,7 @@ one-hot).
 The learner is its state (`Learner`: networks, optimiser states, memory buffer, α, β, y^q,
 iteration, log) and one step (`Learner.run_iteration`); `learn_heuristic_prac` runs the steps.
 Nothing here touches a file or prints: checkpoints, snapshots and progress lines are the caller's
-(`la.experiments.runs.training`).
+(`la.runs.training`).
 """
 import math
 import time
@@ -31,27 +31,20 @@ from la.heuristics.likely_admissible import LikelyAdmissible
 from la.nn.config import build_ffnn, build_wunn
 from la.nn.ffnn import fit_full_batch
 from la.search import ida_star
-from la.search.depth_first import DepthFirst
 from la.tasks import generate_task_prac, random_walk_tasks
 
 
 class Learner:
     """One LearnHeuristicPrac run: networks, optimisers, memory buffer, α, β, y^q, iteration log."""
 
-    def __init__(self, domain, config: LearnConfig, rng: np.random.Generator, encoding,
-                 engine=DepthFirst):
+    def __init__(self, domain, config: LearnConfig, rng: np.random.Generator, encoding):
         """`encoding`: the networks' inputs (`la.features`; the paper's for a domain:
-        `la.features.encodings`); `engine`: IDA*'s order, the one `config.order` names
+        `la.features.encodings`); IDA* searches in the goal order `config.order` names
         (`la.search.ida_star`)."""
         if encoding.domain.name != domain.name:
             raise ValueError(f"{encoding!r} encodes {encoding.domain.name} states, "
                              f"not {domain.name} ones")
-        if engine.order != config.order:
-            raise ValueError(f"config.order is {config.order!r} but the engine searches in the "
-                             f"{engine.order!r} order (the batched one is "
-                             f"la.search.shallowest.Shallowest)")
-        self.domain, self.config, self.rng, self.encoding, self.engine = (
-            domain, config, rng, encoding, engine)
+        self.domain, self.config, self.rng, self.encoding = domain, config, rng, encoding
         n_in, (ffnn_rng, wunn_rng) = encoding.size, rng.spawn(2)
         # the FFNN keeps ffnn_rng; LengthInc has no WUNN
         self.ffnn, self.ffnn_adam = build_ffnn(config.ffnn, n_in, ffnn_rng, config.target_scale)
@@ -79,7 +72,7 @@ class Learner:
         for _ in range(cfg.tasks_per_iter):
             task = self.make_task(n)
             result = ida_star(self.domain, h, task.start, node_limit=cfg.node_limit,
-                              time_limit=cfg.time_limit, engine=self.engine)
+                              time_limit=cfg.time_limit, order=cfg.order)
             if result.solved:
                 plans.append(result.plan)
             tasks.append({"start": task.start.tolist(), "steps": task.steps,
@@ -187,16 +180,15 @@ class Learner:
 
 
 def learn_heuristic_prac(domain, config: LearnConfig, rng: np.random.Generator, encoding,
-                         learner=None, after_iteration=None, engine=DepthFirst) -> Learner:
+                         learner=None, after_iteration=None) -> Learner:
     """LearnHeuristicPrac (paper Alg. 2): NumIter iterations of `Learner.run_iteration`.
 
     `learner`: a run to continue (a `Learner` restored by the caller) instead of a new one.
     `after_iteration`, if given, is called with the learner after each iteration: where a caller
     saves a checkpoint or prints.
-    `engine`: IDA*'s order, as for `Learner`.
     """
     if learner is None:
-        learner = Learner(domain, config, rng, encoding, engine)
+        learner = Learner(domain, config, rng, encoding)
     while learner.iteration < config.num_iter:
         learner.run_iteration()
         if after_iteration is not None:

@@ -20,8 +20,9 @@ from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import optimal_cost
 from la.domains.names import make_domain
 from la.domains.pancake import Pancake
-from la.experiments.runs import cli
-from la.experiments.runs.cli import (
+from la.heuristics.classical import CLASSICAL, Weighted, make_heuristic
+from la.runs import cli
+from la.runs.cli import (
     NODES_MAX,
     WEIGHT_MAX,
     Parser,
@@ -33,11 +34,9 @@ from la.experiments.runs.cli import (
     seconds,
     weight,
 )
-from la.experiments.runs.progress import BuildProgress
-from la.heuristics.classical import CLASSICAL, Weighted, make_heuristic
+from la.runs.progress import BuildProgress
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
-from la.search.shallowest import ENGINES
 
 DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}     # and "md" for the sliding-tile puzzle
 HEURISTICS = CLASSICAL + ("pdb", "max-pdb", "exact")
@@ -136,7 +135,7 @@ def main(argv=None) -> int:
     network, about = trained_network(args)
     domain, start, optimal = task(args, about["domain"] if about else "15-puzzle")
     if network is not None:
-        from la.experiments.runs.network import check_domain, network_encoding
+        from la.runs.network import check_domain, network_encoding
         from la.heuristics.likely_admissible import LikelyAdmissible
         check_domain(about, domain, args.network)
         name = "network"
@@ -151,7 +150,7 @@ def main(argv=None) -> int:
               f"pattern databases); --node-limit or --time-limit stop it earlier", file=sys.stderr, flush=True)
     if args.algorithm == "batched":
         result = ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit,
-                          engine=ENGINES[args.order], progress=None if args.json else _iteration_line)
+                          order=args.order, progress=None if args.json else _iteration_line)
     else:
         result = reference.ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit)
     if args.json:
@@ -184,7 +183,7 @@ def trained_network(args) -> tuple:
         return None, None
     if args.heuristic is not None:
         raise ValueError(f"give either --heuristic or --network, not both (got --heuristic {args.heuristic})")
-    from la.experiments.runs.network import load_network      # here: the networks load SciPy (see the top)
+    from la.runs.network import load_network      # here: the networks load SciPy (see the top)
     from la.nn import FFNN
     network, about = load_network(args.network)
     if not isinstance(network, FFNN):

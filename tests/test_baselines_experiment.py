@@ -11,25 +11,25 @@ from test_table3 import TOY, TOY_MEAN, pdb_folder, run_experiment, toy_config, t
 
 import la.experiments.suboptimality as suboptimality
 import la.experiments.suboptimality_units as units
-from la.experiments.runs import cli
 from la.bench.neural import fitted_network
-from la.rivals.boot import BootConfig
-from la.rivals.calibration import conformal_quantile, plan_states, residuals
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.uniform import uniform_states
 from la.experiments import baselines, table1
-from la.experiments.runs.folder import ROOT, check_folder
-from la.experiments.runs.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, table
 from la.features import OneHot
 from la.heuristics.classical import Gap
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.experiments.runs.network import load_network, save_network
 from la.nn.config import build_ffnn
 from la.pdb.sets import PARTITIONS
 from la.pdb.sliding_tile import TilePattern
+from la.rivals.boot import BootConfig
+from la.rivals.calibration import conformal_quantile, plan_states, residuals
 from la.rivals.optimal_labels import OptimalPlanConfig, optimal_solver
+from la.runs import cli
+from la.runs.folder import ROOT, check_folder
+from la.runs.network import load_network, save_network
+from la.runs.runner import run_units, unit_rng
 from la.search import ida_star
 
 BASELINES = baselines.BaselinesConfig(

@@ -10,9 +10,9 @@ import numpy as np
 
 from la import data
 from la.bench import features as bench_features
+from la.config import DOMAINS
 from la.domains.blocksworld_cost import optimal_cost
 from la.domains.names import make_domain
-from la.experiments.domains import DOMAINS
 from la.search import check_plan, ida_star
 
 ROOT = Path(__file__).resolve().parents[1]

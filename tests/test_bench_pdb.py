@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from la.bench import pdb as bench_pdb
-from la.experiments.runs.processes import GRACE
+from la.runs.processes import GRACE
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,25 +9,24 @@ import numpy as np
 import pytest
 
 import la.rivals.boot
-from la.experiments.runs.checkpoint import read_state
-from la.rivals.boot_round import RoundProgress
-from la.rivals.boot import Boot, BootConfig, boot_config, bootstrap, draw_instances, initial_heuristic
-from la.config import node_budget
-from la.experiments.domains import DOMAINS
+from la.config import DOMAINS, node_budget
 from la.domains.blocksworld import Blocksworld
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
+from la.domains.uniform import uniform_states
 from la.domains.walk import random_walk
 from la.features.pancake import PancakeFeatures
 from la.heuristics.classical import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.experiments.runs.persist import save
 from la.pdb.sets import abstraction
 from la.pdb.store import load
-from la.domains.uniform import uniform_states
-from la.experiments.runs.boot_searches import SpreadSearches
-from la.experiments.runs.folder import check_folder
-from la.experiments.runs.processes import Workers
+from la.rivals.boot import Boot, BootConfig, boot_config, bootstrap, draw_instances, initial_heuristic
+from la.rivals.boot_round import RoundProgress
+from la.rivals.boot_searches import SpreadSearches
+from la.runs.checkpoint import read_state
+from la.runs.folder import check_folder
+from la.runs.persist import save
+from la.runs.processes import Workers
 from la.search import check_plan, ida_star
 
 EIGHT = SlidingTile(3)

@@ -114,7 +114,7 @@ def test_solve_weight_and_order_show_the_two_goals():
 
 @pytest.mark.parametrize("name", ["run1/../x", "a b", "", "run1/.", "run1/test-N:A"])
 def test_unit_folder_names_must_be_safe_path_components(name, tmp_path):
-    from la.experiments.runs.runner import run_units
+    from la.runs.runner import run_units
     with pytest.raises(ValueError, match="unit name"):
         run_units(lambda *a: {}, [{"name": name}], tmp_path, jobs=1, progress=None)
 

@@ -11,11 +11,10 @@ import pytest
 
 from la.data import korf100
 from la.domains.names import make_domain
-from la.experiments.runs.folder import ROOT
-from la.experiments.runs.machine import machine
-from la.experiments.runs.network import load_network
-from la.experiments.runs.trained import encoding_for
 from la.heuristics.likely_admissible import LikelyAdmissible
+from la.runs.folder import ROOT
+from la.runs.machine import machine
+from la.runs.network import encoding_for, load_network
 from la.search import ida_star
 from tests.test_numerics import pytestmark as pinned_cpu      # noqa: F401 (skips where the pin does not apply)
 

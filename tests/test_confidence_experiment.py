@@ -18,14 +18,15 @@ import pytest
 import la.plots.__main__ as plots
 from tests.test_numerics import untimed     # a record without its command, commit and timings
 from la.experiments import confidence, confidence_networks, confidence_pilot
-from la.experiments.confidence_config import (CLASSIFIERS, CONFIGS, PAPER_TABLE2, PAPER_TABLE3, QUICK, SIGMA_NETWORKS,
-                                              Row, table3_row)
+from la.experiments.confidence_config import (CLASSIFIERS, CONFIGS, QUICK, SIGMA_NETWORKS, Row,
+                                              table3_row)
 from la.experiments.confidence_table import coverage_table, format_tables, table3
-from la.experiments.runs import fit_checkpoint
-from la.experiments.runs.cli import run
-from la.experiments.runs.network import load_network
 from la.experiments.table3 import TEST_SETS
+from la.heller import fit_checkpoint
+from la.heller.paper import PAPER_TABLE2, PAPER_TABLE3
 from la.plots import confidence as plots_confidence, confidence_tables
+from la.runs.cli import run
+from la.runs.network import load_network
 
 ROOT = Path(__file__).resolve().parents[1]
 CFG = QUICK["15-puzzle"]

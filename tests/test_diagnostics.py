@@ -10,11 +10,11 @@ import pytest
 from la.config import LearnConfig
 from la.domains.sliding_tile import SlidingTile
 from la.experiments import diagnostics
-from la.experiments.runs import cli
-from la.experiments.runs.persist import save
-from la.experiments.runs.training import train
 from la.features import OneHot
 from la.plots import diagnostics as plots_diagnostics
+from la.runs import cli
+from la.runs.persist import save
+from la.runs.training import train
 
 
 def test_decompose_finds_a_known_bias_and_a_too_small_sigma():

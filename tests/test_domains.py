@@ -9,7 +9,7 @@ from la.domains.names import make_domain
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.experiments.runs import cli
+from la.runs import cli
 
 NAMES = ["8-puzzle", "15-puzzle", "24-puzzle", "7-pancake", "24-pancake", "6-blocksworld", "15-blocksworld"]
 

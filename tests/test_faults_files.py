@@ -20,14 +20,14 @@ import pytest
 import la.solve as solve
 from la import io
 from la.domains.sliding_tile import SlidingTile
-from la.experiments.runs.cli import run
-from la.experiments.runs.network import save_network
-from la.experiments.runs.persist import META
 from la.features import OneHot
 from la.nn import FFNN
 from la.pdb import __main__ as pdb_cli
 from la.pdb import sets, store
 from la.pdb.sliding_tile import TilePattern
+from la.runs.cli import run
+from la.runs.network import save_network
+from la.runs.persist import META
 
 ROOT = Path(__file__).resolve().parents[1]
 KORF_1 = ["--korf", "1", "--node-limit", "200"]
@@ -263,7 +263,7 @@ atexit.register(lambda: open(listing, "w").write("\\n".join(sys.modules)))
 sys.argv[0] = "python -m la.solve"
 runpy.run_module("la.solve", run_name="__main__", alter_sys=False)
 """
-HEAVY = ("scipy", "matplotlib", "la.nn", "la.heller", "la.experiments.runs.persist")
+HEAVY = ("scipy", "matplotlib", "la.nn", "la.heller", "la.runs.persist")
 
 
 def imported(tmp_path, *argv) -> tuple[int, set]:

@@ -15,10 +15,10 @@ import matplotlib.figure
 import pytest
 
 import la.plots.__main__ as plots
-from la.experiments.runs.cli import run
 from la.plots import confidence as plots_confidence
 from la.plots import style as plots_style
 from la.plots import tables as plots_tables
+from la.runs.cli import run
 
 DATA = Path(__file__).resolve().parent / "data"
 FIGURES = plots_style.FIGURES

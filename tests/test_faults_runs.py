@@ -15,17 +15,17 @@ import numpy as np
 import pytest
 from test_runner import children, toy_unit, toy_units
 
-import la.experiments.runs.lock
 import la.io
+import la.runs.lock
 from la.domains.sliding_tile import SlidingTile
 from la.experiments import efficiency
-from la.experiments.runs import processes, runner
-from la.experiments.runs.cli import run
-from la.experiments.runs.progress import Heartbeat
-from la.experiments.runs.runner import Stopped, run_units, unit_progress
 from la.heuristics.classical import Manhattan
 from la.io import PARTIAL, WriteError, write_json, write_npz
 from la.plots import style
+from la.runs import processes, runner
+from la.runs.cli import run
+from la.runs.progress import Heartbeat
+from la.runs.runner import Stopped, run_units, unit_progress
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 FULL = os.strerror(errno.ENOSPC)                        # "No space left on device"
@@ -79,7 +79,7 @@ def test_a_figure_is_written_whole_or_not_at_all(name, tmp_path, monkeypatch):
 def test_a_full_disk_before_the_run_starts_is_one_line_and_leaves_no_folder(where, tmp_path, monkeypatch, capsys):
     out = tmp_path / "new" / "eff"
     if where == ".lock":                                # the lock's process id is the first byte written
-        monkeypatch.setattr(la.experiments.runs.lock.os, "pwrite", lambda *args: no_space(None))
+        monkeypatch.setattr(la.runs.lock.os, "pwrite", lambda *args: no_space(None))
     else:
         monkeypatch.setattr(la.io.os, "fsync", no_space)
     assert run(efficiency.main, ["--quick", "--out", str(out), "--figure", str(tmp_path / "f.png")]) == 2

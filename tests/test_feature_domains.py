@@ -14,8 +14,6 @@ from la.domains.blocksworld import Blocksworld
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.experiments.runs.checkpoint import restore_learner, save_learner
-from la.experiments.runs.training import train
 from la.features import OneHot
 from la.features.blocksworld import BlockFeatures
 from la.features.pancake import PancakeFeatures
@@ -27,6 +25,8 @@ from la.nn import FFNN
 from la.nn.config import FFNNConfig, WUNNConfig
 from la.pdb.sets import abstraction
 from la.pdb.store import load
+from la.runs.checkpoint import restore_learner, save_learner
+from la.runs.training import train
 from la.search import check_plan, ida_star
 from la.search.bfs import ExactDistances
 from la.tasks import generate_task_prac

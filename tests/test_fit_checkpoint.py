@@ -1,5 +1,5 @@
 """A network's fit in the confidence experiment, stopped and continued from its checkpoint, ends bit for bit as
-one that never stopped (`la.experiments.runs.fit_checkpoint`, `la.experiments.confidence_networks`)."""
+one that never stopped (`la.heller.fit_checkpoint`, `la.experiments.confidence_networks`)."""
 import json
 from dataclasses import replace
 
@@ -8,9 +8,9 @@ import pytest
 
 from la.experiments import confidence_networks
 from la.experiments.confidence_config import QUICK
-from la.experiments.runs import fit_checkpoint
-from la.experiments.runs.checkpoint import META, read_state
+from la.heller import fit_checkpoint
 from la.io import write_npz
+from la.runs.checkpoint import META, read_state
 
 CFG = QUICK["24-pancake"]
 CFG = replace(CFG, classifier=replace(CFG.classifier, hidden=(8, 8, 8), batch_size=20, max_epochs=25, patience=30),

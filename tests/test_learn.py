@@ -8,16 +8,15 @@ import numpy as np
 import pytest
 
 from la.buffer import MemoryBuffer
-from la.config import LearnConfig
+from la.config import DOMAINS, LearnConfig
 from la.domains.names import make_domain
 from la.domains.sliding_tile import SlidingTile
-from la.experiments.domains import DOMAINS
-from la.experiments.runs.checkpoint import restore_learner, save_learner
-from la.experiments.runs.training import train
 from la.experiments.table1 import SuboptimalityConfig
 from la.features import OneHot
 from la.learn import Learner, learn_heuristic_prac
 from la.nn.config import FFNNConfig, WUNNConfig
+from la.runs.checkpoint import restore_learner, save_learner
+from la.runs.training import train
 from la.search.bfs import ExactDistances
 
 EIGHT = SlidingTile(3)
@@ -186,7 +185,7 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
 
 def test_the_time_left_is_estimated_at_the_last_iterations_pace():
     """Iterations grow longer as the tasks do: 1 s each, then 10 s; the estimate follows the last five."""
-    from la.experiments.runs.training import PACE_OVER, recent_pace
+    from la.runs.training import PACE_OVER, recent_pace
     ends = list(np.cumsum([0.0] + [1.0] * 20 + [10.0] * 3))
     assert PACE_OVER == 5 and recent_pace(ends) == pytest.approx((10 * 3 + 1 * 2) / 5)
     assert recent_pace(ends[:3]) == pytest.approx(1.0)                    # two iterations: over both

@@ -13,7 +13,7 @@ import pytest
 from la.experiments import confidence, efficiency
 from la.experiments import merge as merging
 from la.experiments.confidence_config import QUICK
-from la.experiments.runs import cli
+from la.runs import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""Trained networks on disk (`la.experiments.runs.network`) and `python -m la.solve --network`: a file records its
+"""Trained networks on disk (`la.runs.network`) and `python -m la.solve --network`: a file records its
 domain and encoding, files saved before still load as 15-puzzle networks, every encoding is remade from its description,
 and solving with a saved network gives what the experiments' test code gives."""
 import json
@@ -14,10 +14,6 @@ from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
 from la.experiments import suboptimality_units as units, table1
-from la.experiments.runs import cli
-from la.experiments.runs.compat import NETWORK_ABOUT
-from la.experiments.runs.network import load_network, network_encoding, save_network
-from la.experiments.runs.persist import save
 from la.features import OneHot
 from la.features.blocksworld import BlockFeatures
 from la.features.encodings import ONE_HOT, describe, from_description
@@ -28,6 +24,10 @@ from la.nn import FFNN, WUNN, Adam
 from la.nn.config import FFNNConfig, WUNNConfig
 from la.pdb.sets import abstraction
 from la.pdb.store import load
+from la.runs import cli
+from la.runs.compat import NETWORK_ABOUT
+from la.runs.network import load_network, network_encoding, save_network
+from la.runs.persist import save
 from la.search import ida_star
 
 SMALL = {"8-puzzle": (SlidingTile(3), TileFeatures, {"A": [[1, 2, 3, 4], [5, 6, 7, 8]],

@@ -7,8 +7,8 @@ import pytest
 
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
-from la.experiments.runs.persist import load, save
 from la.features import OneHot
+from la.runs.persist import load, save
 from la.heller.classifier import (
     Classifier,
     cross_entropy,

@@ -6,9 +6,9 @@ import re
 import numpy as np
 import pytest
 
-from la.experiments.runs import persist
-from la.experiments.runs.persist import META, load, save
 from la.nn import FFNN, WUNN, Adam
+from la.runs import persist
+from la.runs.persist import META, load, save
 
 
 def trained_ffnn(seed=0):

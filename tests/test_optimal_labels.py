@@ -5,8 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from la.config import LearnConfig
-from la.experiments.domains import DOMAINS
+from la.config import DOMAINS, LearnConfig
 from la.domains.blocksworld import Blocksworld
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile

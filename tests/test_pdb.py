@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from la.domains.sliding_tile import SlidingTile
-from la.experiments.runs import progress as printer
-from la.experiments.runs.progress import BuildProgress
 from la.heuristics.classical import Manhattan
 from la.pdb import __main__ as cli
 from la.pdb import rank as ranking
 from la.pdb import sets, store
 from la.pdb.sliding_tile import TilePattern
+from la.runs import progress as printer
+from la.runs.progress import BuildProgress
 from la.search.bfs import ExactDistances
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,12 +18,12 @@ import numpy as np
 import pytest
 
 from la.experiments import efficiency
-from la.experiments.runs.checkpoint import check_checkpoint
-from la.experiments.runs.cli import run
-from la.experiments.runs.folder import check_folder
-from la.experiments.runs.lock import hold, release
-from la.experiments.runs.runner import Stopped, run_units, unit_progress
 from la.io import PARTIAL, remove_partial, write_json, write_npz
+from la.runs.checkpoint import check_checkpoint
+from la.runs.cli import run
+from la.runs.folder import check_folder
+from la.runs.lock import hold, release
+from la.runs.runner import Stopped, run_units, unit_progress
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = 7                                       # --quick: 1 run x 7 networks

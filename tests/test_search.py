@@ -14,7 +14,6 @@ from la.heuristics.base import FromStates
 from la.heuristics.classical import Gap, Hamming, Manhattan, Weighted
 from la.search import check_plan, ida_star, reference
 from la.search.bfs import ExactDistances
-from la.search.shallowest import ENGINES
 
 PUZZLE = SlidingTile(4)
 MD = Manhattan(PUZZLE)
@@ -24,7 +23,7 @@ EASIEST = sorted(NODES, key=lambda i: NODES[i].published)               # by Kor
 
 
 @pytest.mark.parametrize("search, generated", [(reference.ida_star, 2), (ida_star, 2),
-                                               (partial(ida_star, engine=ENGINES["batched"]), 4)])
+                                               (partial(ida_star, order="batched"), 4)])
 def test_one_move_from_the_goal_by_hand(search, generated):
     """1 . 2 / 3 4 5 / 6 7 8: the blank moves left once.
 
@@ -275,23 +274,32 @@ def test_depth_first_order_solves_within_a_budget_exactly_when_the_reference_doe
 def test_the_orders_differ_with_an_inadmissible_heuristic():
     """The batched order returns the shallowest goal within the bound, depth-first order the first one met."""
     h = Weighted(MD, 3)
-    costs = {order: [ida_star(PUZZLE, h, s, engine=ENGINES[order]).cost
+    costs = {order: [ida_star(PUZZLE, h, s, order=order).cost
                      for s in random_walk(PUZZLE, 60, np.random.default_rng(2), n=8)]
              for order in ("depth-first", "batched")}
     assert all(b <= d for b, d in zip(costs["batched"], costs["depth-first"]))
     assert costs["batched"] != costs["depth-first"]
 
 
-def test_an_unknown_order_is_refused_and_an_engine_must_match_the_configs_order():
+def test_an_unknown_order_is_refused_and_the_learner_searches_in_its_configs_order(monkeypatch):
+    import la.learn
     from la.config import LearnConfig
     from la.features import OneHot
-    from la.learn import Learner
     with pytest.raises(ValueError, match="order must be one of"):
         LearnConfig(order="breadth-first")
-    with pytest.raises(ValueError, match="config.order is 'batched' but the engine searches in the 'depth-first'"):
-        Learner(PUZZLE, LearnConfig(order="batched"), np.random.default_rng(0), OneHot(PUZZLE))
-    assert Learner(PUZZLE, LearnConfig(order="batched"), np.random.default_rng(0), OneHot(PUZZLE),
-                   ENGINES["batched"]).engine is ENGINES["batched"]
+    with pytest.raises(ValueError, match="one of depth-first, batched, got 'breadth-first'"):
+        ida_star(PUZZLE, MD, KORF[1].state, order="breadth-first")
+
+    class Searched(Exception):
+        """Raised by the learner's first search, with the order it asked for."""
+
+    def search(*args, order="depth-first", **kwargs):
+        raise Searched(order)
+    monkeypatch.setattr(la.learn, "ida_star", search)
+    learner = la.learn.Learner(PUZZLE, LearnConfig(order="batched"), np.random.default_rng(0),
+                               OneHot(PUZZLE))
+    with pytest.raises(Searched, match="^batched$"):
+        learner.run_iteration()
 
 
 @pytest.mark.slow

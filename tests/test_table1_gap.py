@@ -6,9 +6,9 @@ import pytest
 
 from la.config import LearnConfig
 from la.experiments import label_audit, suboptimality
-from la.experiments.runs.checkpoint import BUFFER, read_state
-from la.experiments.runs.training import train
 from la.features import OneHot
+from la.runs.checkpoint import BUFFER, read_state
+from la.runs.training import train
 from la.search.bfs import ExactDistances
 from tests.test_learn import EIGHT
 
@@ -239,7 +239,7 @@ def _record(run: int, alphas: list, solved: float, rows: dict) -> dict:
 
 def test_the_gap_table_pairs_each_arm_with_the_controls_seed(tmp_path, capsys):
     from la.experiments import table1_gap
-    from la.experiments.runs.cli import run
+    from la.runs.cli import run
     from la.io import write_json
     write_json(tmp_path / "control" / "run1" / "results.json", _record(1, [0.99, 0.99, 0.94], 0.9, {"0.9": 8.0}))
     write_json(tmp_path / "control" / "run2" / "results.json", _record(2, [0.99, 0.94, 0.89], 0.8, {"0.9": 5.0}))

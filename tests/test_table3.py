@@ -17,7 +17,7 @@ import la.experiments.suboptimality_units as units
 import la.pdb.store
 import la.plots.__main__ as plots
 from la import data
-from la.config import LearnConfig
+from la.config import DOMAINS, LearnConfig
 from la.data import Instance
 from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import optimal_cost
@@ -26,11 +26,6 @@ from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
 from la.experiments import table1, table3
-from la.experiments.domains import DOMAINS
-from la.experiments.runs import cli
-from la.experiments.runs.network import load_network
-from la.experiments.runs.persist import save
-from la.experiments.runs.runner import run_units, unit_rng
 from la.experiments.suboptimality_table import format_table, reductions, table
 from la.features.blocksworld import BlockFeatures
 from la.features.encodings import describe
@@ -42,6 +37,10 @@ from la.pdb.sets import abstraction
 from la.pdb.store import load
 from la.plots import style as plots_style
 from la.rivals.calibration import optimal_plans, states_with_h_star, uniform_blocksworld
+from la.runs import cli
+from la.runs.network import load_network
+from la.runs.persist import save
+from la.runs.runner import run_units, unit_rng
 from la.search import check_plan
 from la.search.bfs import ExactDistances
 
@@ -68,7 +67,7 @@ def test_the_papers_rows_agree_with_the_node_rates_la_config_derives_from_them()
         rows = table3.PAPER[domain]
         assert {str(a) for a in table3.full(domain).alphas} | {"N/A"} <= set(rows)
         seconds, nodes = rows["0.9"][:2]
-        assert DOMAINS[domain].nodes_per_second == pytest.approx(nodes / seconds)   # la/experiments/domains.py's source
+        assert DOMAINS[domain].nodes_per_second == pytest.approx(nodes / seconds)   # la/config.py's source
         assert all(0 <= row[2] <= 100 and 0 <= row[3] <= 100 for row in rows.values())
         budget = table3.test_budget(domain)
         assert budget >= 9.9 * max(row[1] for name, row in rows.items() if name not in ("PDB", "Gap"))
@@ -478,7 +477,7 @@ def test_the_committed_table3_networks_give_their_records_calibration(domain):
     """The committed networks of a finished Table 3 run, re-measured here: their record's calibration, every α
     and column, on blocksworld on its uniform states too (the 24-puzzle builds its feature PDBs into
     la.pdb.store's folder first, minutes once)."""
-    from la.experiments.runs.trained import calibration_states, trained_network
+    from la.experiments.trained import calibration_states, trained_network
     from la.heuristics.likely_admissible import LikelyAdmissible
     from la.rivals.calibration import calibration
     record = json.loads((ROOT / "figures" / f"table3_{domain}.json").read_text())

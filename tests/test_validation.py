@@ -1,8 +1,8 @@
 """Every command checks its arguments and inputs before it trains, searches or writes anything.
 
-First the checks of `la.experiments.runs.cli`, one kind at a time (numbers, paths, results files) and the domains'
+First the checks of `la.runs.cli`, one kind at a time (numbers, paths, results files) and the domains'
 sizes; then a table of bad command lines, each run in-process through its entry point's `main(argv)` as
-`la.experiments.runs.cli.run` runs it, with the work itself (search, training, benchmarks, drawing, copying) replaced by
+`la.runs.cli.run` runs it, with the work itself (search, training, benchmarks, drawing, copying) replaced by
 a tripwire: a bad input must end in exit status 2 and at most three lines on stderr, without a traceback, before the
 tripwire and without writing anything. Last, one real `python -m` process per entry point.
 """
@@ -28,13 +28,13 @@ from la.domains.blocksworld import Blocksworld
 from la.domains.names import make_domain
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
-from la.experiments.runs import cli, shapes
-from la.experiments.runs.network import save_network
-from la.experiments.runs.persist import save
 from la.features import OneHot
 from la.nn import FFNN, WUNN
 from la.plots import records as plots_records
 from la.plots import tables as plots_tables
+from la.runs import cli, shapes
+from la.runs.network import save_network
+from la.runs.persist import save
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "figures"
@@ -281,13 +281,13 @@ def no_work(monkeypatch, inputs):
 
 def tree(folder: Path) -> list:
     """Every file under `folder` with its size and modification time, and every folder: to see that nothing
-    was written. `la.experiments.runs.lock`'s lock files are left out: taking the lock leaves one behind, by design."""
+    was written. `la.runs.lock`'s lock files are left out: taking the lock leaves one behind, by design."""
     return sorted((str(p.relative_to(folder)),) + (() if p.is_dir() else (p.lstat().st_size, p.lstat().st_mtime_ns))
                   for p in folder.rglob("*") if p.name != ".lock")
 
 
 def call(main, argv) -> int:
-    """`main(argv)` as `la.experiments.runs.cli.run` calls it; argparse's refusals are SystemExit(2)."""
+    """`main(argv)` as `la.runs.cli.run` calls it; argparse's refusals are SystemExit(2)."""
     try:
         return cli.run(main, argv)
     except SystemExit as exit:

@@ -29,7 +29,7 @@ import time                                                               # noqa
 
 from la.domains.names import make_domain                           # noqa: E402
 from la.domains.walk import random_walk                                   # noqa: E402
-from la.experiments.runs import cli                                       # noqa: E402
+from la.runs import cli                                       # noqa: E402
 from la.features.encodings import for_domain                                        # noqa: E402
 from la.plots.style import tutorial_figure_path                           # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402

@@ -33,7 +33,6 @@ from la.plots.style import tutorial_figure_path                           # noqa
 from la.heuristics.classical import Hamming              # noqa: E402,F401  (for exercise 2)
 from la.search import check_plan, ida_star, reference                     # noqa: E402
 from la.search.ida_star import BATCH_SIZE                                 # noqa: E402
-from la.search.shallowest import ENGINES                                   # noqa: E402
 
 START = [8, 1, 2, 0, 4, 3, 7, 5, 6]        # section 1's 8-puzzle (exercise 1)
 HEURISTIC = Manhattan                      # section 1's heuristic (exercise 2)
@@ -75,15 +74,15 @@ for i in (79, 12):
 # --- 3. The same searches on batches ---------------------------------------------------------------------
 # The batched IDA* explores exactly the same tree in every iteration that does not find the goal, only in a
 # different order. Which goal ends the last iteration depends on the search's order, the option `order` (`--order`
-# of `python -m la.solve` and of the experiments); `ENGINES[order]` is the engine that runs it:
-#   order="depth-first" (the default, the authors' order; engine `DepthFirst`): it meets the goal exactly where the
+# of `python -m la.solve` and of the experiments), which `ida_star` takes as `order=`:
+#   order="depth-first" (the default, the authors' order; class `DepthFirst`): it meets the goal exactly where the
 #       reference does, so even the last iteration's count is the same;
-#   order="batched" (`la`'s earlier order; engine `Shallowest`): it returns the first goal among a whole batch of
+#   order="batched" (`la`'s earlier order; class `Shallowest`): it returns the first goal among a whole batch of
 #       children and counts them all, so its last iteration differs.
 batched = {i: ida_star(puzzle, md, korf[i].state) for i in plain}
 for i in plain:
     same = batched[i].per_iteration == plain[i].per_iteration
-    other = ida_star(puzzle, md, korf[i].state, engine=ENGINES["batched"])
+    other = ida_star(puzzle, md, korf[i].state, order="batched")
     print(f"Korf #{i}: batched IDA*, order='depth-first': cost {batched[i].cost}, every iteration's count identical: "
           f"{same}; order='batched': the last iteration has {other.per_iteration[-1]:,} nodes against "
           f"{plain[i].per_iteration[-1]:,}, the others identical: "

@@ -69,7 +69,7 @@ from scipy.stats import norm  # noqa: E402
 from la.config import LearnConfig, node_budget  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
 from la.domains.walk import random_walk  # noqa: E402
-from la.experiments.runs.cli import state_text  # noqa: E402
+from la.runs.cli import state_text  # noqa: E402
 from la.features import OneHot  # noqa: E402
 from la.heuristics.classical import Manhattan  # noqa: E402
 from la.heuristics.likely_admissible import LikelyAdmissible  # noqa: E402
@@ -149,7 +149,7 @@ for n in range(2):
             task = learner.make_task(n)
             made = "a 1-move random walk (nothing trained yet)"
         result = ida_star(puzzle, h, task.start, node_limit=config.node_limit, time_limit=config.time_limit,
-                          engine=learner.engine)                                            # line 6
+                          order=config.order)                                               # line 6
         if result.solved:
             check_plan(puzzle, task.start, result.plan)
             plans.append(result.plan)

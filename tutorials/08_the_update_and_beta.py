@@ -50,7 +50,7 @@ from la.buffer import MemoryBuffer  # noqa: E402
 from la.config import LearnConfig, node_budget  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
 from la.domains.walk import random_walk  # noqa: E402
-from la.experiments.runs.cli import state_text  # noqa: E402
+from la.runs.cli import state_text  # noqa: E402
 from la.features import OneHot  # noqa: E402
 from la.heuristics.classical import Manhattan  # noqa: E402
 from la.learn import Learner  # noqa: E402

@@ -46,7 +46,7 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from la.config import LearnConfig, node_budget
-from la.experiments.domains import DOMAINS
+from la.config import DOMAINS
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.features.encodings import encode

@@ -44,7 +44,7 @@ from la.config import NODES_PER_SECOND, LearnConfig, node_budget
 from la.domains.names import make_domain
 from la.heuristics.classical import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.experiments.runs.training import train
+from la.runs.training import train
 from la.features import OneHot
 from la.plots.style import FIGURES, tutorial_figure_path
 from la.search import check_plan, ida_star

@@ -56,7 +56,7 @@ import numpy as np  # noqa: E402
 from la import data  # noqa: E402
 from la.config import LearnConfig, node_budget  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
-from la.experiments.runs.training import train  # noqa: E402
+from la.runs.training import train  # noqa: E402
 from la.experiments.suboptimality_table import format_table, summarize, table  # noqa: E402
 from la.experiments.table1 import PAPER, SuboptimalityConfig  # noqa: E402
 from la.features import OneHot  # noqa: E402

@@ -36,7 +36,7 @@ import numpy as np                                                        # noqa
 
 from la import data                                                       # noqa: E402
 from la.domains.sliding_tile import SlidingTile                                        # noqa: E402
-from la.experiments.runs.progress import BuildProgress                              # noqa: E402
+from la.runs.progress import BuildProgress                              # noqa: E402
 from la.features.sliding_tile import TileFeatures                                      # noqa: E402
 from la.heuristics.classical import Manhattan                                       # noqa: E402
 from la.heuristics.pdb import PDBHeuristic, partition_sums                # noqa: E402

@@ -47,18 +47,17 @@ import numpy as np  # noqa: E402
 from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
 from la.plots.records import read_record  # noqa: E402
 from la.rivals.calibration import calibration  # noqa: E402
-from la.experiments.domains import DOMAINS  # noqa: E402
-from la.experiments.runs.progress import BuildProgress  # noqa: E402
+from la.config import DOMAINS  # noqa: E402
+from la.runs.progress import BuildProgress  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
 from la.experiments import suboptimality, table3  # noqa: E402
 from la.experiments.suboptimality_table import format_table, reductions, summarize, table  # noqa: E402
 from la.features.encodings import for_domain  # noqa: E402
 from la.heuristics.classical import Gap  # noqa: E402
 from la.heuristics.pdb import PDBHeuristic  # noqa: E402
-from la.experiments.runs.training import train  # noqa: E402
+from la.runs.training import train  # noqa: E402
 from la.pdb import sets, store  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
-from la.search.shallowest import ENGINES  # noqa: E402
 
 DOMAIN = "24-pancake"
 SEED = 8
@@ -123,7 +122,7 @@ print(f"IDA* on stack #{example.id} with h_ad alone: {'' if alone.solved else 'n
 # round(y^α) <= h* whenever y^α <= h*, so it costs no admissibility either. Part 4 counts how often the floor binds.
 
 # --- 2. LearnHeuristicPrac on the 24-pancake, shortened ---------------------------------------------------------
-# The domain's settings (la.experiments.domains.DOMAINS: 8 hidden units, no dropout, the paper's MaxSteps), with fewer
+# The domain's settings (la.config.DOMAINS: 8 hidden units, no dropout, the paper's MaxSteps), with fewer
 # iterations and a far smaller node budget per training task; all else, the WUNN's training included, is the paper's.
 full = table3.full(DOMAIN)
 shorter = dict(num_iter=16, node_limit=500_000)
@@ -154,7 +153,7 @@ tests = []
 for row in cfg.rows():
     records = []
     for instance in chosen:
-        result = ida_star(pancake, heuristics[row], instance.state, node_limit=TEST_BUDGET, engine=ENGINES[cfg.order])
+        result = ida_star(pancake, heuristics[row], instance.state, node_limit=TEST_BUDGET, order=cfg.order)
         if result.solved:
             check_plan(pancake, instance.state, result.plan)                     # every plan is replayed
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,

@@ -57,7 +57,7 @@ from la.buffer import MemoryBuffer  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
 from la.domains.uniform import uniform_states  # noqa: E402
 from la.domains.walk import random_walk  # noqa: E402
-from la.experiments.domains import DOMAINS  # noqa: E402
+from la.config import DOMAINS  # noqa: E402
 from la.experiments.suboptimality_table import summarize  # noqa: E402
 from la.heuristics.classical import Manhattan, Weighted  # noqa: E402
 from la.plots.baselines import read_all  # noqa: E402

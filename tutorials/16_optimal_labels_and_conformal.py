@@ -56,7 +56,7 @@ from la.domains.names import make_domain  # noqa: E402
 from la.domains.uniform import uniform_states  # noqa: E402
 from la.domains.walk import random_walk  # noqa: E402
 from la.experiments.baselines import coverage  # noqa: E402
-from la.experiments.domains import DOMAINS  # noqa: E402
+from la.config import DOMAINS  # noqa: E402
 from la.experiments.suboptimality_table import summarize  # noqa: E402
 from la.heuristics.classical import Manhattan  # noqa: E402
 from la.heuristics.likely_admissible import LikelyAdmissible  # noqa: E402

@@ -57,7 +57,8 @@ from scipy.stats import spearmanr  # noqa: E402
 
 from la.domains.names import make_domain  # noqa: E402
 from la.experiments.confidence import HELD_OUT, TRAIN, VALIDATION, ood_stats, predictor, split_roles  # noqa: E402
-from la.experiments.confidence_config import CONFIGS, PAPER_OOD, noise_of  # noqa: E402
+from la.experiments.confidence_config import CONFIGS, noise_of  # noqa: E402
+from la.heller.paper import PAPER_OOD  # noqa: E402
 from la.features.encodings import for_domain  # noqa: E402
 from la.heller.classifier_fit import train  # noqa: E402
 from la.heller.config import build_classifier  # noqa: E402

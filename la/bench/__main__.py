@@ -12,8 +12,8 @@ import sys
 import numpy as np
 
 from la.bench import confidence, features, neural, nn, pdb, search, startup, tutorials
-from la.experiments.runs.cli import SEED_MAX, Parser, names, run, seed
-from la.experiments.runs.processes import Terminated, terminated_raises
+from la.runs.cli import SEED_MAX, Parser, names, run, seed
+from la.runs.processes import Terminated, terminated_raises
 
 SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb, "features": features, "confidence": confidence,
             "startup": startup, "tutorials": tutorials}

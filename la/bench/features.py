@@ -4,7 +4,7 @@ Per domain, `LikelyAdmissible` (y^α with α = 0.9, floored at h_ad) on the pape
 (`la.features.encodings.for_domain`) plans with IDA* (`la.search`: batched, the heuristic incremental, the paper's
 depth-first order) on the first tasks of the domain's test set with a node limit each, beside the same
 heuristic called one state at a time. The network is
-an FFNN with the paper's 8 hidden units for these domains (`la.experiments.domains.DOMAINS`), fitted here in a
+an FFNN with the paper's 8 hidden units for these domains (`la.config.DOMAINS`), fitted here in a
 few seconds to h* of states along optimal plans (y/10 targets, full-batch Adam, as `la.bench.neural` does for the
 15-puzzle): a stand-in for a trained network, of realistic strength, so that the benchmark needs no training.
 
@@ -28,18 +28,18 @@ import numpy as np
 
 from la import data
 from la.bench import pdb as bench_pdb
-from la.bench.neural import fit_to_plans
 from la.bench import speed, speed_line
-from la.experiments.domains import DOMAINS
-from la.experiments.runs.progress import BuildProgress
-from la.domains.names import make_domain
+from la.bench.neural import fit_to_plans
+from la.config import DOMAINS
 from la.domains.blocksworld_cost import optimal_plan as blocksworld_plan
 from la.domains.blocksworld_uniform import uniform_states
+from la.domains.names import make_domain
 from la.features.encodings import PAPER_FEATURES, for_domain
 from la.heuristics.classical import Gap
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.nn import FFNN
 from la.pdb import sets, store
+from la.runs.progress import BuildProgress
 from la.search import check_plan, ida_star
 
 ALPHA = 0.9
@@ -72,7 +72,7 @@ def plans(name: str, rng: np.random.Generator, quick: bool) -> list:
 
 
 def fitted_network(encoding, plans: list, rng: np.random.Generator) -> FFNN:
-    """An FFNN with the domain's hidden units (`la.experiments.domains.DOMAINS`) fitted to h* of the states along
+    """An FFNN with the domain's hidden units (`la.config.DOMAINS`) fitted to h* of the states along
     `plans`."""
     return fit_to_plans(encoding, plans, DOMAINS[encoding.domain.name].n_hidden, rng)
 

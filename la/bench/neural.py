@@ -15,7 +15,6 @@ from la.heuristics.likely_admissible import LikelyAdmissible, to_h
 from la.nn import FFNN, Adam
 from la.search import ida_star
 from la.search.ida_star import ORDERS
-from la.search.shallowest import ENGINES
 
 INSTANCES = tuple(range(1, 21))     # Korf's first 20, each searched up to NODE_LIMIT nodes
 NODE_LIMIT = 3_000_000
@@ -70,7 +69,7 @@ def run(rng: np.random.Generator, quick: bool = False) -> dict:
         for j, instance in enumerate(instances):
             for order in ORDERS if (j + round_) % 2 == 0 else ORDERS[::-1]:     # and neither always goes first
                 searches[order].append(ida_star(domain, h, instance.state, node_limit=NODE_LIMIT,
-                                                engine=ENGINES[order]))
+                                                order=order))
         for order in ORDERS:
             timed[order].append(searches[order])
     ratios = [speed(df)["nodes_per_second"] / speed(b)["nodes_per_second"]

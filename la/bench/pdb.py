@@ -29,11 +29,11 @@ from la.bench import speed, speed_line
 from la.bench.nn import best_time
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
-from la.experiments.runs.processes import Workers
-from la.experiments.runs.progress import BuildProgress
 from la.features.encodings import PAPER_FEATURES
 from la.heuristics.pdb import PDBHeuristic, partition_sums
 from la.pdb import sets, store
+from la.runs.processes import Workers
+from la.runs.progress import BuildProgress
 from la.search import ida_star
 
 # Per domain: its test set, the heuristics timed, the targets of the issue and the authors' speed (Table 3).
@@ -101,7 +101,7 @@ def build(domain: str, todo: list, folder: str, quiet: bool) -> dict:
 
 def build_in_child(domain: str, todo: list, folder: str, quiet: bool) -> dict:
     """`build` in a fresh spawned process, so that its peak memory is the build's alone. The process is one of the
-    experiments' workers (`la.experiments.runs.processes`): it stops when this process dies, even by SIGKILL, where
+    experiments' workers (`la.runs.processes`): it stops when this process dies, even by SIGKILL, where
     a `ProcessPoolExecutor`'s worker would wait for its next task for ever."""
     with Workers(1) as worker:
         for _, kind, answer in worker.run(_build_unit, [(domain, todo, quiet)], folder):

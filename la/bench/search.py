@@ -7,7 +7,6 @@ from la.domains.sliding_tile import SlidingTile
 from la.heuristics.classical import Manhattan
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
-from la.search.shallowest import ENGINES
 
 INSTANCES = (2, 5, 6, 8, 16, 20, 23, 28, 45, 61)    # 6–40 M nodes each with MD: long enough to time
 QUICK_INSTANCES = (28, 45, 61)
@@ -22,7 +21,7 @@ def run(rng=None, quick: bool = False) -> dict:
     instances = [i for i in data.korf100() if i.id in ids]
     runs = {}
     for order in ORDERS:
-        runs[order] = [ida_star(domain, h, i.state, engine=ENGINES[order]) for i in instances]
+        runs[order] = [ida_star(domain, h, i.state, order=order) for i in instances]
         wrong = [i.id for i, r in zip(instances, runs[order]) if r.cost != i.optimal]
         if wrong:
             raise RuntimeError(f"IDA* in {order} order missed the optimal cost on instances {wrong}")

@@ -22,10 +22,10 @@ from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import blocked, optimal_cost, optimal_plan, well_placed
 from la.domains.blocksworld_uniform import number_of_states, uniform_states
 from la.domains.pancake import Pancake
-from la.experiments.runs import cli
-from la.experiments.runs.cli import Parser, names, out_folder, run, seed
 from la.heuristics.classical import Gap
 from la.io import write_text
+from la.runs import cli
+from la.runs.cli import Parser, names, out_folder, run, seed
 from la.search import check_plan, ida_star
 
 SEED = 2020                    # the paper's year; fixed before either set was drawn

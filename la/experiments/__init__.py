@@ -1,4 +1,4 @@
-"""The paper's experiments, one module each (part of the shell), on the run machinery of `la.experiments.runs`
+"""The paper's experiments, one module each (part of the shell), on the run machinery of `la.runs`
 (seeds, resumable results folders, worker processes, checkpoints). How to run them: README.md in this folder.
 
     python -m la.experiments.efficiency       Table 2: GenerateTaskPrac against LengthInc (15-puzzle)
@@ -21,5 +21,5 @@
     python -m la.experiments.table1_gap       Table 1's gap (figures/table1-gap/) seed by seed, each arm
                                               against the control
 
-`domains.py` holds what LearnHeuristicPrac's settings are on each domain of the paper (§5).
+What LearnHeuristicPrac's settings are on each domain of the paper (§5) is `la.config.DOMAINS`.
 """

@@ -28,17 +28,17 @@ import numpy as np
 
 from la.domains.names import make_domain
 from la.domains.uniform import uniform_states
-from la.experiments.runs.boot_searches import SpreadSearches
-from la.experiments.runs.checkpoint import buffer_size
-from la.experiments.runs.network import load_network, save_network
-from la.experiments.runs.processes import Workers
-from la.experiments.runs.runner import unit_progress, unit_rng
-from la.experiments.runs.trained import calibration_states, encoding_for, trained_network
 from la.experiments.table3 import TEST_SETS
+from la.experiments.trained import calibration_states, trained_network
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.io import write_json
 from la.rivals.boot import BootConfig, boot_config, bootstrap
+from la.rivals.boot_searches import SpreadSearches
 from la.rivals.calibration import admissible_fraction, conformal_heuristic, plan_states
+from la.runs.checkpoint import buffer_size
+from la.runs.network import encoding_for, load_network, save_network
+from la.runs.processes import Workers
+from la.runs.runner import unit_progress, unit_rng
 from la.rivals.optimal_labels import (OptimalPlanConfig, optimal_heuristic, optimal_plan_config, optimal_solver,
                                     train_optimal_plan_network)
 from la.search import ida_star
@@ -169,7 +169,7 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     rng = unit_rng(spec["seed"], spec["run"], KEYS[which])
     if which == "boot":
         # boot.npz, not checkpoint.npz: --resume checks every checkpoint.npz as LearnHeuristicPrac's
-        # (la.experiments.runs.checkpoint)
+        # (la.runs.checkpoint)
         # Its searches go to `jobs` workers when this unit runs in the main process (a worker starts no others).
         jobs = spec.get("jobs", 1) if parent_process() is None else 1
         with contextlib.ExitStack() as stack:

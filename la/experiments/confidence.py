@@ -6,7 +6,7 @@
     python -m la.experiments.confidence --node-limit 200000    # another budget per test task
     python -m la.experiments.confidence --domain 24-puzzle --hard-node-limit N    # another hard budget
 
-Per run, in three phases of units (`la.experiments.runs.runner`: each with its own random stream, `--resume`):
+Per run, in three phases of units (`la.runs.runner`: each with its own random stream, `--resume`):
 
 1. teacher   seeds from random walks back from the goal, each solved by GBFS with the domain's classical
              heuristic, every plan state labelled with its remaining cost (`la.heller.teacher`); a share of the plans
@@ -48,21 +48,21 @@ from scipy.stats import kendalltau
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.experiments import confidence_table as tables
-from la.experiments.confidence_config import BLOCKS, CONFIGS, QUICK, SIGMA_NETWORKS
-from la.experiments.confidence_search import classical_heuristic, search_specs, search_unit, sigma_signal
+from la.experiments.confidence_config import CONFIGS, QUICK, SIGMA_NETWORKS
 from la.experiments.confidence_networks import fit_resumable
-from la.experiments.runs import fit_checkpoint
-from la.experiments.runs.cli import COUNT_MAX, Parser, count, names, node_limit, pdb_folder, run
-from la.experiments.runs.folder import ROOT, prepare, provenance
+from la.experiments.confidence_search import classical_heuristic, search_specs, search_unit, sigma_signal
 from la.experiments.merge_check import unit_shape
-from la.experiments.runs.network import save_network
-from la.experiments.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
-from la.experiments.runs.trained import encoding_for
+from la.heller import fit_checkpoint
 from la.heller.classifier_fit import split_folds
 from la.heller.evaluators import NNEvaluator
 from la.heller.ood import UniformNoise, WeightedNoise
+from la.heller.paper import BLOCKS
 from la.heller.teacher import label_plans
 from la.io import write_json, write_npz
+from la.runs.cli import COUNT_MAX, Parser, count, names, node_limit, pdb_folder, run
+from la.runs.folder import ROOT, prepare, provenance
+from la.runs.network import encoding_for, save_network
+from la.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 
 TEACHER_KEY, NETWORK_KEY, NOISE_KEY = 0, 1, 2  # unit_rng keys after the run's number
 TRAIN, VALIDATION, HELD_OUT = 0, 1, 2          # a teacher state's role

@@ -1,13 +1,13 @@
 """The networks of the confidence experiment (`la.experiments.confidence`), built and fitted to a run's teacher
 data: Heller et al.'s classifiers (Standard, U50, U90, W50, W90; `la.heller.classifier_fit`) and the two-output
 FFNN and the WUNN (`la.heller.uncertainty_fit`). A fit prints a line every `EPOCH_LINES` epochs and is saved every
-few, so that an interrupted unit continues where it stopped with the same result (`la.experiments.runs.fit_checkpoint`).
+few, so that an interrupted unit continues where it stopped with the same result (`la.heller.fit_checkpoint`).
 """
 import time
 from pathlib import Path
 
 from la.experiments.confidence_config import SIGMA_NETWORKS, noise_of
-from la.experiments.runs import fit_checkpoint
+from la.heller import fit_checkpoint
 from la.heller.classifier_fit import train
 from la.heller.config import build_classifier
 from la.heller.uncertainty_fit import fit_ffnn, fit_wunn
@@ -19,7 +19,7 @@ EPOCH_LINES = 50                               # epochs per progress line of a n
 def fit_resumable(which: str, cfg, X, costs, trn, val, H: int, rng, folder: Path, progress) -> tuple:
     """(network, History, seconds): `which` (a classifier: outputs 0..H) built and fitted to the teacher's costs on
     the rows `trn`, validated on `val`, saved every few epochs to `folder` and continued from there after an
-    interruption (`la.experiments.runs.fit_checkpoint`)."""
+    interruption (`la.heller.fit_checkpoint`)."""
     fit_cfg = cfg.supervised if which in SIGMA_NETWORKS.values() else cfg.classifier
     net, opt = build_network(which, cfg, X.shape[1], H, rng)
     saved = folder / fit_checkpoint.FILE

@@ -31,12 +31,12 @@ from la.domains.uniform import uniform_states
 from la.experiments.confidence import network_unit, teacher_unit
 from la.experiments.confidence_config import CONFIGS, QUICK, Row
 from la.experiments.confidence_search import classical_heuristic, search, searcher
-from la.experiments.runs.cli import COUNT_MAX, Parser, integer, node_limit, pdb_folder, run
-from la.experiments.runs.folder import ROOT, prepare, provenance
-from la.experiments.runs.runner import add_run_options, run_units, unit_progress, unit_rng
-from la.experiments.runs.trained import encoding_for
 from la.experiments.table3 import TEST_SETS
 from la.io import write_json
+from la.runs.cli import COUNT_MAX, Parser, integer, node_limit, pdb_folder, run
+from la.runs.folder import ROOT, prepare, provenance
+from la.runs.network import encoding_for
+from la.runs.runner import add_run_options, run_units, unit_progress, unit_rng
 from la.search import check_plan
 
 CLASSICAL, GBFS_BASE, DUAL_BASE = Row("classical", "single"), Row("softmax", "single"), Row("softmax", "dual")

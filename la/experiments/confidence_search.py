@@ -14,9 +14,6 @@ import numpy as np
 from la.domains.names import make_domain
 from la.experiments import confidence_table as tables
 from la.experiments.confidence_config import SIGMA_NETWORKS, Row
-from la.experiments.runs.network import load_network
-from la.experiments.runs.runner import unit_progress
-from la.experiments.runs.trained import encoding_for
 from la.experiments.suboptimality_units import TASK_LABELS
 from la.experiments.table3 import TEST_SETS
 from la.heller.dual_queue import dual_queue
@@ -24,6 +21,8 @@ from la.heller.evaluators import NNEvaluator, SigmaA, SigmaE
 from la.heller.greedy import gbfs
 from la.heller.teacher import teacher_heuristic
 from la.heller.thresholds import AdaptiveThreshold, MeanThreshold, values_only
+from la.runs.network import encoding_for, load_network
+from la.runs.runner import unit_progress
 from la.search import check_plan
 
 

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.confidence_config import PAPER_OOD, PAPER_TABLE3, SIGMA_NETWORKS, Row, paper_table2, table3_row
-from la.experiments.runs.runner import mean_std, spread
+from la.experiments.confidence_config import SIGMA_NETWORKS, Row, paper_table2, table3_row
+from la.heller.paper import PAPER_OOD, PAPER_TABLE3
 from la.io import write_json, write_text
+from la.runs.runner import mean_std, spread
 
 OOD_COLUMNS = ("in", "out_u", "out_w", "tau", "mae")
 COVERAGE_COLUMNS = ("coverage", "cost", "generated")

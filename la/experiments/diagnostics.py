@@ -38,18 +38,18 @@ from scipy.stats import norm
 
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.experiments.runs import cli
-from la.experiments.runs.checkpoint import BUFFER, check_checkpoint
-from la.experiments.runs.cli import Parser, count, existing_folder, node_limit, run, seed
-from la.experiments.runs.folder import ROOT
-from la.experiments.runs.network import load_network
-from la.experiments.runs.shapes import check_shape
 from la.features.encodings import describe, encode, for_domain
 from la.heuristics.classical import Manhattan
 from la.io import write_json
 from la.plots.diagnostics import FIGURE_NAMES as FIGURES  # the figures' files
 from la.plots.diagnostics import all_from_diagnostics
 from la.rivals.calibration import ALPHAS, korf_states_with_h_star
+from la.runs import cli
+from la.runs.checkpoint import BUFFER, check_checkpoint
+from la.runs.cli import Parser, count, existing_folder, node_limit, run, seed
+from la.runs.folder import ROOT
+from la.runs.network import load_network
+from la.runs.shapes import check_shape
 from la.search import ida_star
 
 DISTANCES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)   # walk lengths, up to the paper's MaxSteps

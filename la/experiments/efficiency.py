@@ -24,23 +24,22 @@ import numpy as np
 from la.config import LearnConfig, node_budget
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.experiments.runs.cli import COUNT_MAX, Parser, count, figure_file, run
-from la.experiments.runs.shapes import NUMBER
-from la.experiments.runs.folder import ROOT, prepare, provenance
-from la.experiments.runs.network import save_network
-from la.experiments.runs.progress import HEARTBEAT, Heartbeat
-from la.experiments.runs.runner import add_run_options, mean_std, run_units, selected_runs, unit_progress, unit_rng
-from la.experiments.runs.training import train
 from la.features import OneHot
 from la.io import write_json, write_text
 from la.nn.config import FFNNConfig
+from la.runs.cli import COUNT_MAX, Parser, count, figure_file, run
+from la.runs.folder import ROOT, prepare, provenance
+from la.runs.network import save_network
+from la.runs.progress import HEARTBEAT, Heartbeat
+from la.runs.runner import add_run_options, mean_std, run_units, selected_runs, unit_progress, unit_rng
+from la.runs.shapes import NUMBER
+from la.runs.training import train
 from la.search import ida_star
-from la.search.shallowest import ENGINES
 
 # The paper's Table 2 (percent), to print and draw beside ours: LengthInc -> (Solved Train, Solved Test).
 PAPER = {"1": (100.0, 38.6), "2": (95.1, 48.2), "4": (61.8, 51.4), "6": (36.2, 39.6), "8": (19.2, 35.2),
          "10": (11.8, 31.8), "GTP": (93.3, 60.6)}
-# What each unit's unit.json holds (`unit`): a resumed run checks every one first (la.experiments.runs.folder).
+# What each unit's unit.json holds (`unit`): a resumed run checks every one first (la.runs.folder).
 UNIT = {"run": int, "variant": str, "solved_train": NUMBER, "solved_test": NUMBER, "train_nodes": int,
         "train_seconds": NUMBER, "tests": [{"solved": int, "attempted": int, "nodes": int, "tasks": int}]}
 
@@ -98,7 +97,7 @@ def solve_in_order(heuristic, starts, budget: int, task_limit: int, order: str =
         for start in starts:
             if done["nodes"] >= budget:
                 break
-            result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, engine=ENGINES[order],
+            result = ida_star(SlidingTile(4), heuristic, start, node_limit=task_limit, order=order,
                               progress=iteration)
             done["nodes"], done["attempted"] = done["nodes"] + result.generated, done["attempted"] + 1
             searching[0] = 0

@@ -11,11 +11,10 @@ domain alone, and `la.plots` says so when a Table 3 record has none.
 import numpy as np
 
 from la.domains.sliding_tile import SlidingTile
-from la.experiments.runs.checkpoint import restore_learner
-from la.experiments.runs.runner import unit_rng
 from la.features import OneHot
+from la.runs.checkpoint import restore_learner
+from la.runs.runner import unit_rng
 from la.search import ida_star
-from la.search.shallowest import ENGINES
 from la.tasks import generate_task_prac
 
 
@@ -28,12 +27,12 @@ def trace_json(task) -> list:
 def generate_task_traces(checkpoint, config, seed: int) -> dict:
     """A walk with the checkpoint's WUNN, then the same states and a new walk after an Update on its plan."""
     domain = SlidingTile(4)
-    learner = restore_learner(checkpoint, domain, config, OneHot(domain), ENGINES[config.order])
+    learner = restore_learner(checkpoint, domain, config, OneHot(domain))
     K, epsilon = config.wunn.K, config.epsilon
     before = generate_task_prac(domain, learner.wunn, unit_rng(seed, 7, 1), epsilon, config.max_steps, K, trace=True,
                                 encoding=learner.encoding)
     result = ida_star(domain, learner.planning_heuristic(), before.start, node_limit=config.node_limit,
-                      engine=ENGINES[config.order])
+                      order=config.order)
     record = {"epsilon": epsilon, "before": trace_json(before), "start": before.start.tolist(),
               "steps": before.steps, "solved": result.solved, "cost": result.cost}
     if not result.solved:

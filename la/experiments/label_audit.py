@@ -30,11 +30,11 @@ from pathlib import Path
 import numpy as np
 
 from la.domains.names import make_domain
-from la.experiments.runs.checkpoint import BUFFER, check_checkpoint, read_state
-from la.experiments.runs.cli import Parser, existing_folder, integer, node_limit, out_folder, pdb_folder, run
-from la.experiments.runs.folder import ROOT
 from la.io import write_json
 from la.rivals.optimal_labels import optimal_solver
+from la.runs.checkpoint import BUFFER, check_checkpoint, read_state
+from la.runs.cli import Parser, existing_folder, integer, node_limit, out_folder, pdb_folder, run
+from la.runs.folder import ROOT
 
 LONG = 30       # the plans of Korf's 100's lengths (41-66) and a little below: the labels the test depends on
 
@@ -174,7 +174,7 @@ def parse_args(argv):
 
 def read_before(path: Path) -> dict:
     """An earlier audit's label-audit.json, every record checked (a damaged one is refused in one line)."""
-    from la.experiments.runs.shapes import MAYBE, check_shape, read_results
+    from la.runs.shapes import MAYBE, check_shape, read_results
     before = read_results(path, "label-audit", {"settings": dict, "units": dict})
     record = {"iteration": int, "alpha": MAYBE, "label": int, "h_star": (int, type(None)), "start": [int]}
     for name, unit in before["units"].items():

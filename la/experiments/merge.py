@@ -22,7 +22,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from la.experiments.merge_check import check, read_folder
-from la.experiments.runs.cli import Parser, existing_folder, out_folder, run
+from la.runs.cli import Parser, existing_folder, out_folder, run
 
 
 def provenance(folders: list, command: list) -> dict:

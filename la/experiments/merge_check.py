@@ -9,8 +9,8 @@ import typing
 from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
 
-from la.experiments.runs.shapes import MAYBE, NUMBER, check_shape
-from la.experiments.runs.folder import read_experiment, read_result
+from la.runs.folder import read_experiment, read_result
+from la.runs.shapes import MAYBE, NUMBER, check_shape
 
 EXPERIMENTS = ("suboptimality", "efficiency", "confidence")
 RUNLESS = {"suboptimality": "the baseline row", "confidence": "the GBFS classical row"}   # computed by every folder
@@ -43,7 +43,7 @@ _CALIBRATION = [{"y_alpha_below_h_star": NUMBER, "h_admissible": NUMBER, "networ
 def unit_shape(experiment: str, unit: str) -> dict:
     """What the finished unit `unit` of `experiment` ("run1/test-0.9", "md", "run2/search/dual-A40-softmax") must
     hold: the entry of results.json it becomes (`SHAPES`), so that a resumed run reads only units its tables can
-    use (`la.experiments.runs.folder.prepare`). Suboptimality: a test row (the baseline's unit has no run folder),
+    use (`la.runs.folder.prepare`). Suboptimality: a test row (the baseline's unit has no run folder),
     a calibration, else a training; confidence: a search row (GBFS classical has no run folder), a teacher, else a
     network."""
     shapes, last = SHAPES[experiment], unit.rsplit("/", 1)[-1]

@@ -37,12 +37,12 @@ from pathlib import Path
 
 from la.experiments import baselines, table3
 from la.experiments.merge_check import unit_shape
-from la.experiments.runs.cli import (COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit,
+from la.runs.cli import (COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit,
                                      pdb_folder, run)
-from la.experiments.runs.folder import ROOT, prepare, provenance
-from la.experiments.runs.machine import machine
-from la.experiments.runs.runner import add_run_options, run_units, selected_runs
-from la.experiments.runs.trained import calibration_states, check_networks, load_pdbs, saved_training
+from la.experiments.trained import calibration_states, check_networks, load_pdbs, saved_training
+from la.runs.folder import ROOT, prepare, provenance
+from la.runs.machine import machine
+from la.runs.runner import add_run_options, run_units, selected_runs
 from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_table, draw, format_table,
                                                 learning_curves, reductions, table, write_results)
 from la.experiments.suboptimality_units import calibration_unit, test_unit, train_unit

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.runs.runner import mean_std, spread
 from la.experiments.table3 import ROW_NAMES
 from la.io import write_json, write_text
 from la.rivals.calibration import ALPHAS
+from la.runs.runner import mean_std, spread
 
 COLUMNS = ("time", "generated", "subopt", "optimal")      # the paper's columns
 NETWORKS = ("alpha", "mean")       # the two-output network (rows α) and the single-output one (row N/A)

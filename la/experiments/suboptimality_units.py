@@ -1,19 +1,14 @@
 """The suboptimality experiment's units (`la.experiments.suboptimality`): training one network of a run with
 LearnHeuristicPrac, testing one row on the test tasks with IDA*, and one run's calibration (for each α, how often
-y^α <= h*). Each is called by the runner (`la.experiments.runs.runner.run_units`) with its spec, the results folder
+y^α <= h*). Each is called by the runner (`la.runs.runner.run_units`) with its spec, the results folder
 and whether to print progress, and returns what its `unit.json` keeps.
 """
 from pathlib import Path
 
 from la.domains.names import make_domain
 from la.experiments import baselines, figure_data, table3
-from la.experiments.runs.folder import TASKS, read_tasks
-from la.experiments.runs.machine import machine
-from la.experiments.runs.network import save_network
-from la.experiments.runs.runner import unit_progress, unit_rng
-from la.experiments.runs.trained import calibration_states, encoding_for, trained_network
-from la.experiments.runs.training import train
 from la.experiments.suboptimality_table import NETWORKS, summarize
+from la.experiments.trained import calibration_states, trained_network
 from la.features.pancake import PancakeFeatures
 from la.features.sliding_tile import TileFeatures
 from la.heuristics.classical import make_heuristic
@@ -22,8 +17,12 @@ from la.heuristics.pdb import PDBHeuristic, partition_sums
 from la.io import write_json
 from la.rivals.authors_sampler import authors_minibatch
 from la.rivals.calibration import calibration, uniform_blocksworld
+from la.runs.folder import TASKS, read_tasks
+from la.runs.machine import machine
+from la.runs.network import encoding_for, save_network
+from la.runs.runner import unit_progress, unit_rng
+from la.runs.training import train
 from la.search import ida_star
-from la.search.shallowest import ENGINES
 
 TASK_LABELS = {"15-puzzle": "Korf #", "24-puzzle": "Korf & Felner #"}   # how progress lines name a test task
 UNIFORM_KEY = (0, 1)               # blocksworld's uniform calibration states: run 0 is no run's, so no unit's
@@ -88,7 +87,7 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     todo = [i for i in table3.TEST_SETS[cfg.domain]() if i.id in chosen and i.id not in done]
     tasks = len(records) + len(todo)
     for instance in todo:
-        result = ida_star(domain, h, instance.state, node_limit=limit, engine=ENGINES[cfg.order])
+        result = ida_star(domain, h, instance.state, node_limit=limit, order=cfg.order)
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
                         "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
         write_json(folder / TASKS, records)

@@ -24,9 +24,9 @@ from scipy.stats import pearsonr, spearmanr
 
 from la.experiments.label_audit import LONG, columns
 from la.experiments.merge_check import SHAPES
-from la.experiments.runs.cli import Parser, existing_folder, run
-from la.experiments.runs.shapes import read_results
-from la.experiments.runs.folder import ROOT
+from la.runs.cli import Parser, existing_folder, run
+from la.runs.folder import ROOT
+from la.runs.shapes import read_results
 
 CONTROL = "control"
 ORDER = (CONTROL, "budget-x2", "budget-x4", "ceiling", "batched", "sampler")   # the order; others after

@@ -7,7 +7,7 @@
 
 `la.experiments.suboptimality` runs the experiment on any domain; this module holds what Table 3 changes from
 Table 1: each domain's configuration, test tasks, admissible baseline and the paper's values. Per run, two
-networks are trained with the domain's settings (`la.experiments.domains.DOMAINS`: NumIter 75, t_max = 300 s as nodes,
+networks are trained with the domain's settings (`la.config.DOMAINS`: NumIter 75, t_max = 300 s as nodes,
 MaxSteps 5,000, 8 hidden units, no dropout, PDB features) and tested with IDA* and max(round(y^α), h_ad),
 the rows α and N/A (the mean); then the admissible baseline:
 
@@ -26,8 +26,7 @@ are quoted beside ours, not run: they come from other test sets (the paper's foo
 from dataclasses import dataclass, replace
 
 from la import data
-from la.config import LearnConfig
-from la.experiments.domains import DOMAINS
+from la.config import DOMAINS, LearnConfig
 
 # The paper's Table 3: row -> (time s, generated nodes, suboptimality %, % optimal); None where the paper
 # prints "?" or has no such row. Marom & Rosman, ICAPS 2020, §5, Table 3 (5 runs each).
@@ -70,7 +69,7 @@ def test_budget(domain: str) -> int:
 class Table3Config:
     """Table 3 on one domain (paper §5); `runs` = 1 here, the paper's 5 with --paper."""
     domain: str                             # `la.domains.names.make_domain`'s name
-    learn: LearnConfig                      # the two-output network: the rows α (la.experiments.domains.DOMAINS)
+    learn: LearnConfig                      # the two-output network: the rows α (la.config.DOMAINS)
     learn_mean: LearnConfig                 # the single-output network: the row N/A
     baseline: str                           # the admissible heuristic, as `la.solve --heuristic` names it
     alphas: tuple = (0.95, 0.9, 0.75, 0.5, 0.25, 0.1, 0.05)   # paper Table 3

@@ -13,4 +13,13 @@ confidence into account (part of the shell: it imports the core).
     batched_best_first  la's batched variants of both
     thresholds          the confidence thresholds: MeanThreshold, AdaptiveThreshold
     evaluators          the NN evaluators: h^NN with max-softmax, −σ_e or −σ_a as the confidence
+    fit_checkpoint      a fit under way (a classifier's, the FFNN's, the WUNN's), saved every few epochs
+    paper               Heller et al.'s published values (Tables 1-3), printed and drawn beside ours
+
+Importing `la.heller` registers the classifier with the run machinery's files
+(`la.runs.persist`), which imports nothing of this room.
 """
+from la.heller.classifier import Classifier, layout
+from la.runs import persist
+
+persist.register(Classifier, layout)

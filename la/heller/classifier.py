@@ -89,7 +89,7 @@ class Classifier:
             self.params[b] = np.zeros(fan_out, dtype=self.dtype)                 # (fan_out,)
 
     def config(self) -> dict:
-        """Constructor arguments (except rng), as JSON-able values; used by la.experiments.runs.persist."""
+        """Constructor arguments (except rng), as JSON-able values; used by la.runs.persist."""
         return {"n_in": self.n_in, "H": self.H, "hidden": list(self.hidden), "dtype": self.dtype.name}
 
     def astype(self, dtype) -> "Classifier":
@@ -188,3 +188,17 @@ class Classifier:
         if X.ndim != 2 or X.shape[1] != self.n_in:
             raise ValueError(f"X has shape {X.shape}, expected (n, {self.n_in})")
         return X
+
+
+def layout(config: dict, size) -> dict:
+    """The shape of each parameter `Classifier(**config)` allocates, from `config()`'s sizes alone,
+    each read through `size(value, name)` (which refuses one that is not a whole number >= 1):
+    `la.runs.persist` checks a saved classifier's arrays against it before it allocates anything."""
+    n_in, hidden = size(config.get("n_in"), "n_in"), config.get("hidden")
+    if not isinstance(hidden, list) or not hidden:
+        raise ValueError(f"hidden = {hidden!r}, expected a list of layer widths")
+    widths = [n_in, *(size(width, "a hidden width") for width in hidden),
+              size(config.get("H"), "H") + 1]
+    layers = {f"W{i}": (fan_in, fan_out)
+              for i, (fan_in, fan_out) in enumerate(zip(widths, widths[1:]), 1)}
+    return {**layers, **{f"b{i}": (fan_out,) for i, fan_out in enumerate(widths[1:], 1)}}

@@ -19,9 +19,9 @@ from la.domains.blocksworld import Blocksworld
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.experiments.runs.progress import BuildProgress
 from la.heller.greedy import gbfs
 from la.heuristics.classical import make_heuristic
+from la.runs.progress import BuildProgress
 
 TEACHER_NODE_LIMIT = 1_000_000   # la's choice: the papers limit the teacher by time; a few seconds of GBFS here
 # Stand-ins for h^FF: the classical baselines of la's Table 3 (`la.experiments.table3`), md for the 15-puzzle.

@@ -12,7 +12,7 @@
 | gradcheck.py | central finite differences, used by the tests and tutorial 03                     |
 
 Heller et al. (2022)'s classification network and its training are in `la.heller`; saving networks
-to files is the shell's (`la.experiments.runs.persist`).
+to files is the shell's (`la.runs.persist`).
 """
 from la.nn.adam import Adam
 from la.nn.config import FFNNConfig, WUNNConfig, build_ffnn, build_wunn

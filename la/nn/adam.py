@@ -34,7 +34,7 @@ class Adam:
         self.t = 0                                                         # steps taken
 
     def config(self) -> dict:
-        """Hyperparameters, as JSON-able values; used by la.experiments.runs.persist."""
+        """Hyperparameters, as JSON-able values; used by la.runs.persist."""
         return {"lr": self.lr, "beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon,
                 "nesterov": self.nesterov, "frozen_bias_correction": self.frozen_bias_correction}
 

@@ -7,7 +7,7 @@ With two outputs the second one, φ, gives the aleatoric standard deviation
 
 Dropout (§5: 2.5 %): the network keeps the `rng` it was built with and draws a fresh
 inverted-dropout mask from it at every `loss_and_grads` call, i.e. at every training step. So the
-sequence of training steps is reproducible from the construction seed; `la.experiments.runs.persist`
+sequence of training steps is reproducible from the construction seed; `la.runs.persist`
 saves that rng's state with the weights so that a reloaded network continues the same mask sequence.
 The rng is shared, not copied: to keep the masks independent of a caller's other draws, give the
 network its own generator (e.g. `rng.spawn(1)[0]`).
@@ -87,7 +87,7 @@ class FFNN:
         return astype(self, dtype)
 
     def config(self) -> dict:
-        """Constructor arguments (except rng), as JSON-able values (la.experiments.runs.persist)."""
+        """Constructor arguments (except rng), as JSON-able values (la.runs.persist)."""
         return {"n_in": self.n_in, "n_hidden": self.n_hidden, "n_out": self.n_out,
                 "dropout": self.dropout, "phi_min": self.phi_min, "phi_max": self.phi_max,
                 "dtype": self.dtype.name, "scale": self.scale}

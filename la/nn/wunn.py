@@ -99,7 +99,7 @@ class WUNN:
                 * np.sqrt(2.0 / fan_in)).astype(self.dtype)
 
     def config(self) -> dict:
-        """Constructor arguments (except rng), as JSON-able values (la.experiments.runs.persist)."""
+        """Constructor arguments (except rng), as JSON-able values (la.runs.persist)."""
         return {"n_in": self.n_in, "n_hidden": self.n_hidden, "prior_mu": self.prior_mu,
                 "prior_var": self.prior_var, "rho_init": self.rho_init, "rho_0": self.rho_0,
                 "dtype": self.dtype.name}

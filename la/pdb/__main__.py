@@ -11,10 +11,10 @@ the first build. Exit status: 0 done, 2 bad input.
 import argparse
 import sys
 
-from la.experiments.runs.cli import Parser, pdb_folder, run
-from la.experiments.runs.progress import BuildProgress
 from la.pdb.sets import DOMAINS, load_set
 from la.pdb.store import default_folder
+from la.runs.cli import Parser, pdb_folder, run
+from la.runs.progress import BuildProgress
 
 EPILOG = """\
 the cache folder: --pdb-dir if given, else $LA_PDB_DIR, else la/pdb under $XDG_CACHE_HOME (~/.cache).

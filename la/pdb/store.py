@@ -27,7 +27,7 @@ Nothing here prints. A caller that wants to hear about builds passes `progress(f
     (1.0, "saved in <folder>")
         once, when the table and its header are written.
 A PDB read from the cache makes no call. The command lines' printer of these calls (one line on
-stderr per build, with the time left) is `la.experiments.runs.progress.BuildProgress`.
+stderr per build, with the time left) is `la.runs.progress.BuildProgress`.
 
 Writing goes through `la.io` (a temporary file renamed over the target), the table before its
 header. Two processes building the same PDB at once write identical bytes (the builds are

@@ -21,11 +21,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from la.experiments.runs.cli import Parser, existing_file, out_folder, run
 from la.io import PARTIAL
 from la.plots import baselines, confidence, confidence_tables, diagnostics, tables
 from la.plots.records import read_record, read_table3
 from la.plots.style import FIGURES
+from la.runs.cli import Parser, existing_file, out_folder, run
 
 
 def parse_args(argv):

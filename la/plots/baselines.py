@@ -5,11 +5,11 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.runs.shapes import NUMBER, check_shape
 from la.plots import style
 from la.plots.records import read_record
 from la.plots.style import plt
 from la.plots.tables import table1_suboptimality
+from la.runs.shapes import NUMBER, check_shape
 
 SETS = {"held_out": "held-out states drawn like the calibration set",
         "test_plans": "states along the test tasks' optimal plans", "searched": "states IDA* evaluated"}

@@ -22,11 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.confidence_config import BLOCKS
-from la.experiments.runs.shapes import MAYBE, read_results
+from la.heller.paper import BLOCKS
 from la.plots import style
 from la.plots.confidence_tables import tables
 from la.plots.style import or_nan, plt
+from la.runs.shapes import MAYBE, read_results
 
 _OOD = {"network": str, "runs": int, "score": str, "paper": (dict, type(None)),
         **dict.fromkeys(("in", "out_u", "out_w", "tau", "in_sd", "out_u_sd", "out_w_sd", "tau_sd"), MAYBE)}

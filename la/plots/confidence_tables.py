@@ -10,7 +10,7 @@ figures).
 """
 import numpy as np
 
-from la.experiments.confidence_config import BLOCKS, PAPER_TABLE2, PAPER_TABLE3
+from la.heller.paper import BLOCKS, PAPER_TABLE2, PAPER_TABLE3
 from la.plots import style
 from la.plots.style import or_nan, plt
 

@@ -9,9 +9,9 @@
 """
 from pathlib import Path
 
-from la.experiments.runs.shapes import MAYBE, NUMBER, check_shape, read_results
 from la.plots import style
 from la.plots.style import plt
+from la.runs.shapes import MAYBE, NUMBER, check_shape, read_results
 
 EPSILON = 1.0                 # GenerateTaskPrac's threshold on σ_e (paper §5, the 15-puzzle's ε)
 

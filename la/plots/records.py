@@ -2,10 +2,10 @@
 all that its figures read, in the right shape, or a one-line ValueError names the file and what is wrong."""
 import re
 
-from la.experiments.runs.shapes import MAYBE, NUMBER, check_shape, read_results
+from la.runs.shapes import MAYBE, NUMBER, check_shape, read_results
 
 # What the figures read from each results record: `read_record` checks it all before anything is drawn
-# (la.experiments.runs.shapes.check_shape explains the notation). Keep these in step with the figure functions of
+# (la.runs.shapes.check_shape explains the notation). Keep these in step with the figure functions of
 # `la.plots.tables` and `la.plots.generate_task`.
 _COLUMNS = ("subopt", "optimal", "generated")
 _CURVE_POINT = {"iteration": NUMBER, **dict.fromkeys(("solved", "alpha", "beta", "task_steps", "buffer"), MAYBE)}

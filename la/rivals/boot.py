@@ -28,7 +28,7 @@ domain's encoding (`la.features`), the network is the single-output "N/A" FFNN o
 as `Learner.train_ffnn` trains it (warm-started full-batch Adam on TS held as `la.buffer.MemoryBuffer`), and h_i
 plans with max(round(μ), h_ad) (`LikelyAdmissible`, α = None). h0 is h_ad, the encoding's admissible floor; the
 one-hot has none, so on sliding-tile puzzles h0 is Manhattan distance. Limits are generated nodes, not seconds
-(`la.experiments.domains`): Boot's 1 s becomes the nodes `DOMAINS[d].nodes_per_second` gives for one second.
+(`la.config`): Boot's 1 s becomes the nodes `DOMAINS[d].nodes_per_second` gives for one second.
 """
 import os
 import time
@@ -37,12 +37,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from la.buffer import MemoryBuffer
-from la.config import LearnConfig, node_budget
+from la.config import DOMAINS, LearnConfig, node_budget
 from la.domains.uniform import uniform_states
 from la.domains.walk import random_walk
-from la.experiments.domains import DOMAINS
-from la.experiments.runs.checkpoint import as_json, check_identity, read_state, save_state, unpack_parts
-from la.experiments.runs.progress import BuildProgress
 from la.features.encodings import describe, for_domain
 from la.heuristics.classical import classical_admissible
 from la.heuristics.likely_admissible import LikelyAdmissible
@@ -50,8 +47,9 @@ from la.heuristics.pdb import PDBHeuristic
 from la.nn.config import build_ffnn
 from la.nn.ffnn import fit_full_batch
 from la.rivals.boot_round import RoundProgress
+from la.runs.checkpoint import as_json, check_identity, read_state, save_state, unpack_parts
+from la.runs.progress import BuildProgress
 from la.search import ida_star
-from la.search.shallowest import ENGINES
 
 INITIAL_SECONDS = 1.0       # Boot's initial time limit per instance (recollection of AIJ 2011, not verified)
 SAVE_SECONDS = 60.0         # how often a round's finished searches are saved (`RoundProgress`)
@@ -90,7 +88,7 @@ class BootConfig:
 
 
 def boot_config(name: str, **changes) -> BootConfig:
-    """Boot on a domain of `la.experiments.domains.DOMAINS`: its N/A network, 1 s and its t_max as nodes at its rate."""
+    """Boot on a domain of `la.config.DOMAINS`: its N/A network, 1 s and its t_max as nodes at its rate."""
     if name not in DOMAINS:
         raise ValueError(f"no Boot configuration for the {name}: expected one of {', '.join(DOMAINS)}")
     d = DOMAINS[name]
@@ -164,7 +162,7 @@ class Boot:
         round goes on from its last saved search instead of from its first; `progress` gets a line every
         SAVE_SECONDS of the round (a round at a large budget takes hours); `searches(boot, starts, budget)`:
         IDA* from each start with this round's h, yielded in start order (default: here, one after the other;
-        `la.experiments.runs.boot_searches` spreads them over worker processes)."""
+        `la.rivals.boot_searches` spreads them over worker processes)."""
         cfg, kind, began = self.config, self.next_kind, time.perf_counter()
         budget = self.node_limit
         starts = (random_walk(self.domain, self.walk_length, self.rng, n=cfg.walk_instances) if kind == "walk"
@@ -173,7 +171,7 @@ class Boot:
         results, saved = kept.load(), time.perf_counter()
         if searches is None:
             h = self.heuristic()
-            found = (ida_star(self.domain, h, s, node_limit=budget, engine=ENGINES[cfg.learn.order])
+            found = (ida_star(self.domain, h, s, node_limit=budget, order=cfg.learn.order)
                      for s in starts[len(results):])
         else:
             found = searches(self, starts[len(results):], budget)
@@ -254,7 +252,7 @@ class Boot:
                 "config": as_json(self.config)}
 
     def save(self, path) -> None:
-        """Everything needed to continue this run, to `path` (.npz) atomically (`la.experiments.runs.checkpoint`)."""
+        """Everything needed to continue this run, to `path` (.npz) atomically (`la.runs.checkpoint`)."""
         arrays = {"examples/states": self.examples.states(), "examples/labels": self.examples.labels(),
                   "instances": self.instances}
         meta = {"format": FORMAT, **self.identity(), "state": {key: getattr(self, key) for key in STATE},

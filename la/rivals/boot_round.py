@@ -5,10 +5,13 @@ import os
 
 import numpy as np
 
-from la.experiments.runs.checkpoint import read_state, save_state
+from la.runs import folder
+from la.runs.checkpoint import read_state, save_state
 
 ROUND_FORMAT = "la.boot.round/1"    # what `RoundProgress.save` writes (named as `FORMAT` is)
 SUFFIX = ".round.npz"               # a round's progress file: the checkpoint's name with this ending
+# A damaged one costs only the round under way (what --resume says: la.runs.folder.check_folder).
+folder.REMEDIES[SUFFIX] = "delete it to redo only Boot's round under way"
 
 
 class Searched:

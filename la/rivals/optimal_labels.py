@@ -31,13 +31,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from la.buffer import MemoryBuffer
-from la.config import LearnConfig
+from la.config import DOMAINS, LearnConfig
 from la.domains.blocksworld import Blocksworld
 from la.domains.blocksworld_cost import optimal_plan
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
-from la.experiments.domains import DOMAINS
-from la.experiments.runs.progress import BuildProgress
 from la.features.encodings import for_domain
 from la.heuristics.classical import classical_admissible
 from la.heuristics.pdb import pdb_heuristic
@@ -45,6 +43,7 @@ from la.io import write_npz
 from la.nn.config import build_ffnn
 from la.nn.ffnn import fit_full_batch
 from la.pdb.sets import PARTITIONS
+from la.runs.progress import BuildProgress
 from la.search import ida_star
 
 # Walks whose ends reach the test sets' costs, measured on 300 walks (seed 0) per length: a 400-step 15-puzzle
@@ -218,7 +217,7 @@ class OptimalPlanNetwork:
     """The trained network with what a caller needs to save, evaluate or report it."""
     net: object                     # la.nn.FFNN, two outputs (μ, φ) like the α network's
     adam: object                    # its optimiser, after training
-    encoding: object                # the inputs it reads (`la.features`); saved by `la.experiments.runs.network`
+    encoding: object                # the inputs it reads (`la.features`); saved by `la.runs.network`
     records: Records                # what it was trained on
     steps: int                      # full-batch Adam steps taken
     seconds: float                  # spent training (the records' own seconds are in `records`)

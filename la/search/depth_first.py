@@ -116,8 +116,9 @@ class Stack:
         return np.concatenate([rows["parent"][first:] for first, _, rows in self.segments] or [np.empty(0, np.int64)])
 
 
-class Engine:
-    """What the engines of `la.search.ida_star` share: the search's domain, heuristic, budget and counters."""
+class Order:
+    """What IDA*'s goal orders share (`la.search.ida_star`): the search's domain, heuristic, budget
+    and counters."""
 
     def __init__(self, domain, h, budget, batch_size):
         if batch_size < 1:
@@ -126,10 +127,8 @@ class Engine:
         self.generated, self.expanded = 1, 0      # as the depth-first search counts them (root = 1)
 
 
-class DepthFirst(Engine):
+class DepthFirst(Order):
     """The iterations of one search in depth-first order, with the counts the depth-first search would report."""
-
-    order = "depth-first"
 
     def __init__(self, domain, h, budget, batch_size):
         super().__init__(domain, h, budget, batch_size)

@@ -5,12 +5,12 @@ nodes per second. Here every step expands up to `batch_size` nodes at once: one 
 children (parent pruning included), one heuristic call scores them, and those with f = g + h > bound are
 dropped (the smallest such f becomes the next bound). Every iteration that ends without reaching the goal
 explores the same tree as the reference (`la.search.reference`) and generates exactly as many nodes. As in
-the authors' code, the goal is recognised only when f <= bound. An engine runs one iteration, and decides
-which goal ends the last one:
+the authors' code, the goal is recognised only when f <= bound. The goal order (`order`, one of
+ORDERS) runs one iteration, and decides which goal ends the last one:
 
-- `DepthFirst` (the default, the paper's order): exactly the reference's search, the first goal in
-  depth-first move order, with the reference's node counts (`la.search.depth_first` explains how).
-- `la.search.shallowest.Shallowest` ("batched"): `la`'s earlier order, kept to compare (module docstring there).
+- "depth-first" (the default, the paper's order; `DepthFirst`): exactly the reference's search, the
+  first goal in depth-first move order, with the reference's node counts (`la.search.depth_first`).
+- "batched" (`la.search.shallowest.Shallowest`): `la`'s earlier order, kept to compare (see there).
 """
 import math
 import time
@@ -22,7 +22,7 @@ from la.search.depth_first import DepthFirst
 from la.search.result import Budget, SearchResult
 
 BATCH_SIZE = 32768   # nodes expanded per heuristic call: amortises NumPy's per-call cost, ~100 MB at most
-ORDERS = ("depth-first", "batched")       # the engines' names: DepthFirst, la.search.shallowest.Shallowest
+ORDERS = ("depth-first", "batched")       # IDA*'s goal orders (module docstring)
 
 
 class Nodes:
@@ -38,14 +38,15 @@ class Nodes:
 
 
 def ida_star(domain, heuristic, start, node_limit=None, time_limit=None, batch_size: int = BATCH_SIZE,
-             engine=DepthFirst, progress=None) -> SearchResult:
+             order: str = "depth-first", progress=None) -> SearchResult:
     """IDA* over batches of nodes; returns the plan from `start` to the goal and Korf's node counts.
 
-    `engine`: how one iteration runs (module docstring). `progress`, if given, is called after every iteration
-    as progress(bound, nodes generated in the iteration, nodes generated so far, seconds so far)."""
+    `order`: the goal order, how one iteration runs (module docstring). `progress`, if given, is
+    called after every iteration as progress(bound, nodes generated in the iteration, nodes generated
+    so far, seconds so far)."""
     began = time.perf_counter()
     budget = Budget(node_limit, time_limit, began)
-    search = engine(domain, incremental(heuristic, domain), budget, batch_size)
+    search = order_class(order)(domain, incremental(heuristic, domain), budget, batch_size)
     root_state = domain.validate(start)[None]
     h, carry = search.h.start(root_state)
     root = Nodes(root_state, h, carry, np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
@@ -66,3 +67,14 @@ def ida_star(domain, heuristic, start, node_limit=None, time_limit=None, batch_s
     return SearchResult(solved, len(plan) - 1 if solved else None, plan if solved else None,
                         search.generated, search.expanded, len(per_iteration), time.perf_counter() - began,
                         status, per_iteration, bounds)
+
+
+def order_class(order: str):
+    """The class that runs IDA*'s iterations in `order` (one of ORDERS). The batched one is imported
+    only when asked for, so that the learner loads the paper's order alone (tests/test_layout.py)."""
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
+    if order == "batched":
+        from la.search.shallowest import Shallowest
+        return Shallowest
+    return DepthFirst

@@ -7,15 +7,15 @@ the children of such a chunk. While a depth's nodes fit in one chunk this runs l
 return optimal plans; with an inadmissible one the batched order's plan can be shorter than the reference's, and
 its last iteration's node count differs (it counts every child of the chunk that holds the goal).
 
-    ida_star(domain, h, start, engine=Shallowest)      or      ida_star(..., engine=ENGINES[order])
+    ida_star(domain, h, start, order="batched")         # the class: Shallowest
 """
 import math
 import time
 
 import numpy as np
 
-from la.search.depth_first import DepthFirst, Engine
-from la.search.ida_star import ORDERS, Nodes
+from la.search.depth_first import Order
+from la.search.ida_star import Nodes
 
 
 def take(nodes: Nodes, index) -> Nodes:
@@ -28,10 +28,9 @@ def take(nodes: Nodes, index) -> Nodes:
     return Nodes(pick(nodes.state), pick(nodes.h), carry, pick(nodes.pop), pick(nodes.parent))
 
 
-class Shallowest(Engine):
-    """The batched order's engine: the iterations of one search, each to the shallowest goal within its bound."""
-
-    order = "batched"
+class Shallowest(Order):
+    """The batched order: the iterations of one search, each to the shallowest goal within its
+    bound."""
 
     def iteration(self, root: Nodes, bound: int):
         """One depth-first pass with f-bound `bound`: (plan, smallest f beyond the bound, status)."""
@@ -81,6 +80,3 @@ class Shallowest(Engine):
             states.append(batch.state[index])
             index = batch.parent[index]
         return np.array(states[::-1])
-
-
-ENGINES = dict(zip(ORDERS, (DepthFirst, Shallowest)))     # an order's name -> its engine

@@ -1,22 +1,25 @@
 """A trained network on disk with what it was trained on: its domain and its encoding.
 
-    save_network(net, encoding, path)     an FFNN or a WUNN (`la.experiments.runs.persist`), with about = {"domain": the
+    save_network(net, encoding, path)     an FFNN or a WUNN (`la.runs.persist`), with about = {"domain": the
                                           domain's name, "encoding": `la.features.encodings.describe(encoding)`}
     net, about = load_network(path)       the network and that record, checked; no PDB is loaded yet
     encoding = network_encoding(about)    the encoding remade (PDBs loaded, or built on first use)
+    encoding_for(domain, description)     the same, made once per process (shared by its units)
 
 A network reads states only through its encoding, so it is usable only on the domain and encoding it was
 trained on: `load_network(path, domain)` refuses any other domain in one line. Files saved before networks
 recorded this (the committed networks under figures/ and in results folders) hold none; they are read as
-15-puzzle networks on the one-hot, the only kind `la` trained then (`la.experiments.runs.compat`).
+15-puzzle networks on the one-hot, the only kind `la` trained then (`la.runs.compat`).
 """
+import json
 import zipfile
 import zlib
 
 from la.domains.names import make_domain
-from la.experiments.runs.compat import network_about
-from la.experiments.runs.persist import load, read_about, save
-from la.features.encodings import describe, from_description
+from la.features.encodings import describe, for_domain, from_description
+from la.runs.compat import network_about
+from la.runs.persist import load, read_about, save
+from la.runs.progress import BuildProgress
 
 
 def save_network(net, encoding, path) -> None:
@@ -55,3 +58,23 @@ def check_domain(about: dict, domain, path) -> None:
 def network_encoding(about: dict, pdb_folder=None, progress=None):
     """The encoding `about` names, on its domain; PDBs from `pdb_folder` (built there when missing)."""
     return from_description(make_domain(about["domain"]), about["encoding"], pdb_folder, progress)
+
+
+def encoding_for(domain: str, description: dict | None = None, pdb_dir=None):
+    """The networks' inputs on `domain`: those `description` names (`la.features.encodings.describe`, as network files
+    record it), or the paper's. Made once per process, so that a worker loads a domain's PDBs once for all its
+    units; missing PDBs are built into `pdb_dir` (None: la.pdb.store's default folder) first."""
+    folder = None if pdb_dir is None else str(pdb_dir)
+    key = (domain, json.dumps(description, sort_keys=True), folder)
+    if key not in _ENCODINGS:
+        made = make_domain(domain)
+        built = BuildProgress()                        # a line on stderr for each PDB built
+        encoding = for_domain(made, folder, built) if description is None else \
+            from_description(made, description, folder, built)
+        # The paper's encoding is the one its description (a saved network's) names: keep a single copy.
+        _ENCODINGS[key] = _ENCODINGS.setdefault((domain, json.dumps(describe(encoding), sort_keys=True), folder),
+                                                encoding)
+    return _ENCODINGS[key]
+
+
+_ENCODINGS = {}          # (domain, description as JSON, PDB folder) -> encoding, for this process

@@ -1,39 +1,16 @@
 """The networks an experiment trained (or was given with --networks), and what they are tested on: their inputs,
-made once per process (their PDBs loaded, or built, before any work), and the states with known h* along the
-test tasks' optimal plans."""
+made once per process (their PDBs loaded, or built, before any work:
+`la.runs.network.encoding_for`), and the states with known h* along the test tasks' optimal plans."""
 import functools
-import json
 from pathlib import Path
 
 from la.domains.names import make_domain
 from la.experiments import table3
-from la.experiments.runs.folder import read_result
-from la.experiments.runs.network import load_network
-from la.experiments.runs.progress import BuildProgress
 from la.experiments.suboptimality_table import NETWORKS
-from la.features.encodings import describe, for_domain, from_description
 from la.pdb.store import default_folder
 from la.rivals.calibration import states_with_h_star
-
-
-def encoding_for(domain: str, description: dict | None = None, pdb_dir=None):
-    """The networks' inputs on `domain`: those `description` names (`la.features.encodings.describe`, as network files
-    record it), or the paper's. Made once per process, so that a worker loads a domain's PDBs once for all its
-    units; missing PDBs are built into `pdb_dir` (None: la.pdb.store's default folder) first."""
-    folder = None if pdb_dir is None else str(pdb_dir)
-    key = (domain, json.dumps(description, sort_keys=True), folder)
-    if key not in _ENCODINGS:
-        made = make_domain(domain)
-        built = BuildProgress()                        # a line on stderr for each PDB built
-        encoding = for_domain(made, folder, built) if description is None else \
-            from_description(made, description, folder, built)
-        # The paper's encoding is the one its description (a saved network's) names: keep a single copy.
-        _ENCODINGS[key] = _ENCODINGS.setdefault((domain, json.dumps(describe(encoding), sort_keys=True), folder),
-                                                encoding)
-    return _ENCODINGS[key]
-
-
-_ENCODINGS = {}          # (domain, description as JSON, PDB folder) -> encoding, for this process
+from la.runs.folder import read_result
+from la.runs.network import encoding_for, load_network
 
 
 def trained_network(spec: dict, which: str) -> tuple:

@@ -2,7 +2,7 @@
 
 A round of Boot (`la.rivals.boot.Boot.run_round`) runs IDA* from each of its starts with the round's heuristic and
 budget. IDA* is deterministic given both, so it does not matter where each search runs: `SpreadSearches` sends
-the starts one at a time to `la.experiments.runs.processes.Workers`, each worker remakes the round's heuristic (its
+the starts one at a time to `la.runs.processes.Workers`, each worker remakes the round's heuristic (its
 encoding and h0 once per worker, the network once per round) and returns what the round keeps of the search,
 and the results come back in start order. A run with workers is therefore the run without them, search for
 search, and an interrupted round's saved searches (`la.rivals.boot_round.RoundProgress`) are a prefix of its starts as
@@ -10,14 +10,13 @@ before.
 """
 import hashlib
 
-from la.experiments.runs.checkpoint import Prefixed
-from la.experiments.runs.persist import pack, unpack
-from la.experiments.runs.trained import encoding_for
 from la.features.encodings import describe
 from la.rivals.boot import boot_heuristic, initial_heuristic
 from la.rivals.boot_round import Searched
+from la.runs.checkpoint import Prefixed
+from la.runs.network import encoding_for
+from la.runs.persist import pack, unpack
 from la.search import ida_star
-from la.search.shallowest import ENGINES
 
 
 class SpreadSearches:
@@ -51,7 +50,7 @@ def search_unit(unit: dict, out, verbose: bool) -> Searched:
         _MADE.update(key=unit["key"], encoding=encoding,
                      h=boot_heuristic(unit["config"], encoding, initial_heuristic(encoding), ffnn))
     result = ida_star(encoding.domain, _MADE["h"], unit["start"], node_limit=unit["budget"],
-                      engine=ENGINES[unit["config"].learn.order])
+                      order=unit["config"].learn.order)
     return Searched(result.solved, result.plan if result.solved else None, result.generated)
 
 

@@ -4,7 +4,7 @@ after every iteration, snapshots of the networks, and one progress line per iter
     learner = train(domain, config, rng, encoding, checkpoint=path, progress=print, snapshots=folder)
 
 With `checkpoint` (a file path) an existing checkpoint is resumed, and the finished run equals an uninterrupted
-one (`la.experiments.runs.checkpoint`). `progress` gets one line per iteration (None: silent). With `snapshots`
+one (`la.runs.checkpoint`). `progress` gets one line per iteration (None: silent). With `snapshots`
 (a folder), the FFNN and WUNN after every `snapshot_every`-th iteration are saved there as `iterNN-ffnn.npz` /
 `iterNN-wunn.npz`, to study how they changed during training.
 """
@@ -15,11 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from la.config import LearnConfig
-from la.experiments.runs.checkpoint import restore_learner, save_learner
-from la.experiments.runs.network import save_network
-from la.experiments.runs.progress import duration
 from la.learn import Learner, learn_heuristic_prac
-from la.search.shallowest import ENGINES
+from la.runs.checkpoint import restore_learner, save_learner
+from la.runs.network import save_network
+from la.runs.progress import duration
 
 PACE_OVER = 5                           # iterations the estimate of what is left is taken over
 
@@ -28,10 +27,9 @@ def train(domain, config: LearnConfig, rng: np.random.Generator, encoding, check
           snapshots=None, snapshot_every: int = 5, minibatch=None) -> Learner:
     """Run LearnHeuristicPrac to the end, checkpointing after every iteration (module docstring). `minibatch`:
     how the WUNN's minibatches are drawn, if not as the paper says (`la.rivals.authors_sampler`)."""
-    engine = ENGINES[config.order]
     resume = checkpoint is not None and os.path.exists(checkpoint)
-    learner = (restore_learner(checkpoint, domain, config, encoding, engine) if resume
-               else Learner(domain, config, rng, encoding, engine))
+    learner = (restore_learner(checkpoint, domain, config, encoding) if resume
+               else Learner(domain, config, rng, encoding))
     if minibatch is not None:
         learner.minibatch = minibatch
     ends = [time.perf_counter()]             # when each iteration since this start ended (the start first)
@@ -48,7 +46,7 @@ def train(domain, config: LearnConfig, rng: np.random.Generator, encoding, check
         if progress is not None:
             progress(progress_line(learner, recent_pace(ends) * (config.num_iter - learner.iteration)))
 
-    return learn_heuristic_prac(domain, config, rng, encoding, learner, after_iteration, engine)
+    return learn_heuristic_prac(domain, config, rng, encoding, learner, after_iteration)
 
 
 def recent_pace(ends: list, last: int = PACE_OVER) -> float:

@@ -6,24 +6,26 @@ confidence experiment (`la.experiments.confidence`), whose longest fits take mos
     on_epoch = saver(path, net, opt, rng, identity, clock)  # after every EVERY-th epoch: one file, atomically
     history = train(..., on_epoch=on_epoch, keeper=keeper)
 
-The file is a checkpoint of `la.experiments.runs.checkpoint`'s layout: the network and its optimiser as parts,
+The file is a checkpoint of `la.runs.checkpoint`'s layout: the network and its optimiser as parts,
 the best epoch's parameters under 'best/<name>', and in its metadata the epochs' history, the best epoch, the
 training generator's state, the seconds the fit has taken (`clock()` at the save) and the fit's `identity` (which
 network, its configuration, its data's size). The FFNN's dropout generator is saved with the network
-(`la.experiments.runs.persist`). Everything a next epoch draws or reads is restored, so a fit that is stopped and
+(`la.runs.persist`). Everything a next epoch draws or reads is restored, so a fit that is stopped and
 continued ends with the same network, bit for bit, as one that never stopped; a file whose identity is not the
 fit's is refused.
 """
 from dataclasses import asdict
 
-from la.experiments.runs.checkpoint import as_json, read_state, save_state, unpack_parts
-from la.experiments.runs.persist import generator_from_state
 from la.heller.classifier_fit import BestEpoch, History
+from la.runs import folder
+from la.runs.checkpoint import as_json, read_state, save_state, unpack_parts
+from la.runs.persist import generator_from_state
 
 FILE = "fit_checkpoint.npz"     # in the unit's folder
 EVERY = 10                      # epochs between saves: a 24-puzzle classifier's epoch takes 5–15 s
 PARTS = ("net", "opt")
 HISTORY_KEYS = ("train_loss", "val_loss", "val_accuracy", "stopped_early")
+folder.READERS[FILE] = lambda path: read(path, None)    # checked before a --resume (la.runs.folder)
 
 
 def saver(path, net, opt, rng, identity: dict, clock, every: int = EVERY):

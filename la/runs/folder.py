@@ -1,6 +1,6 @@
 """An experiment's results folder: one run at a time, and a resumed run checks every file it will read first.
 
-`prepare` locks the folder for this process (`la.experiments.runs.lock`: a second run on it is refused, naming the
+`prepare` locks the folder for this process (`la.runs.lock`: a second run on it is refused, naming the
 holder's process id), then either starts a new run by writing `experiment.json` or, with `--resume`, checks that the
 settings are the same and that nothing in the folder is damaged — `experiment.json`, every unit's `unit.json`,
 every checkpoint, network and log — before any work starts. A damaged file is reported in one line naming it
@@ -17,17 +17,21 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.runs import fit_checkpoint
-from la.experiments.runs.checkpoint import check_checkpoint
-from la.experiments.runs.shapes import check_shape
-from la.experiments.runs.lock import LOCK, hold, release
 from la.io import PARTIAL, remove_partial, write_json
-from la.rivals.boot_round import SUFFIX as ROUND_PROGRESS
+from la.runs.checkpoint import check_checkpoint
+from la.runs.lock import LOCK, hold, release
+from la.runs.shapes import check_shape
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 MARKER = "experiment.json"
 TASKS = "tasks.json"        # the records of the tasks an unfinished test unit has done, so it continues after them
 UNIT_MARKERS = ("unit.json", "checkpoint.npz", "progress.log", TASKS)    # what only a unit's own folder holds
+# What `check_folder` knows of the files a unit leaves besides its JSON. Registries, which the rooms
+# that write such files fill when they are imported, so that this one imports none of them:
+READERS = {"checkpoint.npz": check_checkpoint}  # file name -> reads it whole, ValueError if damaged
+#                                                 (la.heller.fit_checkpoint adds its fits under way)
+REMEDIES = {}               # end of a file name -> what to do if it is damaged, when less than redoing
+#                             its unit will do (la.rivals.boot_round adds the progress of a Boot round)
 
 
 def commit() -> str | None:
@@ -44,7 +48,7 @@ def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=N
 
     The number of runs may differ: runs are independent units, so `--resume --runs 3` adds runs to a folder
     that holds one. The commands of every start and resume are kept. `unit_shape`: what every `unit.json`
-    must hold besides its 'summary' (`la.experiments.runs.shapes.check_shape`), or a function of the unit's name
+    must hold besides its 'summary' (`la.runs.shapes.check_shape`), or a function of the unit's name
     (its folder under `out`, "run1/alpha") that says it for that unit; checked before a resume begins.
     If the run cannot start, folders this call created are removed again (they hold nothing).
     """
@@ -109,10 +113,11 @@ def check_folder(out: Path, unit_shape=None) -> None:
 
     Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`, and of `unit_shape` if
     given, as `prepare` says) and `tasks.json` (see `read_tasks`), every other JSON file and every .npz below the
-    top level (checkpoints with `la.experiments.runs.checkpoint.check_checkpoint`, a network's fit under way with
-    `la.experiments.runs.fit_checkpoint.read`). A damaged Boot round's progress
-    (`la.rivals.boot_round`) is remedied by deleting that file alone, which costs only the round under way. The
-    top level's results files and figures are not read by a run, which writes them anew at its end.
+    top level (by the reader `READERS` names for it: checkpoints with
+    `la.runs.checkpoint.check_checkpoint`, a network's fit under way with `la.heller.fit_checkpoint.read`).
+    A file `REMEDIES` names, such as a damaged Boot round's progress (`la.rivals.boot_round`), is remedied
+    as it says: deleting that file alone, which costs only the round under way. The top level's results
+    files and figures are not read by a run, which writes them anew at its end.
     """
     out = Path(out)
     read_experiment(out)
@@ -124,9 +129,8 @@ def check_folder(out: Path, unit_shape=None) -> None:
             _check_file(path, unit_shape(name) if callable(unit_shape) else unit_shape)
         except ValueError as error:
             unit = _unit_folder(path, out)
-            if path.name.endswith(ROUND_PROGRESS):      # a Boot round's saved searches: only that round is lost
-                remedy = "delete it to redo only Boot's round under way"
-            else:
+            remedy = next((r for end, r in REMEDIES.items() if path.name.endswith(end)), None)
+            if remedy is None:
                 remedy = f"delete the folder {unit} to redo that unit" if unit else "delete it"
             raise ValueError(f"{_one_line(error)}; {remedy}, then --resume again") from None
 
@@ -186,10 +190,8 @@ def _check_file(path: Path, unit_shape=None) -> None:
             json.loads(path.read_text())
         except (UnicodeDecodeError, ValueError) as error:
             raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
-    elif path.name == "checkpoint.npz":
-        check_checkpoint(path)
-    elif path.name == fit_checkpoint.FILE:
-        fit_checkpoint.read(path, None)
+    elif path.name in READERS:
+        READERS[path.name](path)
     elif path.suffix == ".npz":
         try:
             data = np.load(path, allow_pickle=False)

@@ -5,7 +5,7 @@ and the place in it, before any work starts.
 import json
 from pathlib import Path
 
-from la.experiments.runs.cli import shown
+from la.runs.cli import shown
 
 NUMBER = (int, float)                 # a JSON number
 MAYBE = (int, float, type(None))      # a JSON number or null (a mean over no runs)

@@ -2,7 +2,7 @@
 (`la.learn.Learner`), Boot's (`la.rivals.boot.Boot`) and Boot's round under way (`la.rivals.boot_round`).
 
 A checkpoint is one .npz, written atomically: each network and optimiser state under '<part>/<array>' (the
-layout of `la.experiments.runs.persist`), any other arrays by name, and '__meta__', one JSON string with the
+layout of `la.runs.persist`), any other arrays by name, and '__meta__', one JSON string with the
 run's identity (domain, encoding `la.features.encodings.describe`, configuration), its scalar state, the random
 generator's state and, under "parts", how to rebuild each network. A resumed run continues exactly where the
 interrupted one stopped, and a checkpoint is never resumed by another run.
@@ -14,7 +14,7 @@ interrupted one stopped, and a checkpoint is never resumed by another run.
 
 LearnHeuristicPrac's checkpoint: `save_learner`, `restore_learner`, `check_checkpoint`, `buffer_size`. The
 algorithms know nothing of files: these functions read their state and set it back. Files of earlier versions
-are read through `la.experiments.runs.compat`.
+are read through `la.runs.compat`.
 """
 import json
 import math
@@ -25,12 +25,11 @@ from dataclasses import asdict, is_dataclass
 import numpy as np
 
 from la.buffer import MemoryBuffer
-from la.experiments.runs.compat import checkpoint_identity
-from la.experiments.runs.persist import pack, unpack
 from la.features.encodings import describe
 from la.io import write_npz
 from la.learn import Learner
-from la.search.depth_first import DepthFirst
+from la.runs.compat import checkpoint_identity
+from la.runs.persist import pack, unpack
 
 META = "__meta__"
 IDENTITY = ("domain", "encoding", "config")       # what makes two checkpoints the same run's
@@ -41,7 +40,7 @@ BUFFER = ("buffer/states", "buffer/labels")
 
 
 class Prefixed:
-    """The arrays of one part of a checkpoint, seen without their 'part/' prefix (for `la.experiments.runs.persist`)."""
+    """The arrays of one part of a checkpoint, seen without their 'part/' prefix (for `la.runs.persist`)."""
 
     def __init__(self, data, prefix: str):
         self.data, self.prefix = data, prefix
@@ -138,9 +137,9 @@ def save_learner(learner: Learner, path) -> None:
                {BUFFER[0]: learner.buffer.states(), BUFFER[1]: learner.buffer.labels()}, meta)
 
 
-def restore_learner(path, domain, config, encoding, engine=DepthFirst) -> Learner:
+def restore_learner(path, domain, config, encoding) -> Learner:
     """The learner saved at `path` by `save_learner`; ValueError if the file is damaged or belongs to another run."""
-    learner = Learner(domain, config, np.random.default_rng(0), encoding, engine)
+    learner = Learner(domain, config, np.random.default_rng(0), encoding)
     arrays, meta = _read_learner(path)
     check_identity(meta, learner_identity(learner), path)
     parts = unpack_parts(arrays, meta, path, PARTS)

@@ -1,5 +1,6 @@
 """Save and load an FFNN, a WUNN, a Classifier or an Adam state without pickle: one .npz per object (style
-habit 9).
+habit 9). Heller et al.'s Classifier is registered by `la.heller` (`register`): this room imports
+no room above it.
 
 Layout: one array per parameter, keyed by its name (`W1`, `W1_mu`, ...; Adam: `m/<name>`, `v/<name>`, `t`),
 plus `__meta__`, a one-element string array holding JSON: the class name, the constructor arguments and, for
@@ -20,7 +21,6 @@ import zlib
 
 import numpy as np
 
-from la.heller.classifier import Classifier
 from la.io import write_npz
 from la.nn.adam import Adam
 from la.nn.ffnn import FFNN
@@ -30,9 +30,38 @@ META = "__meta__"
 FORMAT = 1
 
 
+def _ffnn_layout(config: dict, size) -> dict:
+    n_in = size(config.get("n_in"), "n_in")
+    H, n_out = size(config.get("n_hidden"), "n_hidden"), size(config.get("n_out"), "n_out")
+    return {"W1": (n_in, H), "b1": (H,), "W2": (H, n_out), "b2": (n_out,)}
+
+
+def _wunn_layout(config: dict, size) -> dict:
+    n_in, H = size(config.get("n_in"), "n_in"), size(config.get("n_hidden"), "n_hidden")
+    layers = {"W1": (n_in, H), "b1": (H,), "W2": (H, 1), "b2": (1,)}
+    return {f"{name}_{part}": shape for name, shape in layers.items() for part in ("mu", "rho")}
+
+
+# The networks this module saves and loads: class name -> (class, the shape of each parameter
+# `cls(**config)` allocates, from the config's sizes alone; see `_layout`). A registry: the rooms above
+# add their own networks when imported (`la.heller` its Classifier), so that this one imports none of them.
+NETWORKS = {"FFNN": (FFNN, _ffnn_layout), "WUNN": (WUNN, _wunn_layout)}
+
+
+def register(cls, layout) -> None:
+    """Save and load the network class `cls` as the FFNN and the WUNN are; `layout(config, size)`: the
+    shape of each of its parameters, every size read through `size(value, name)`, which checks it."""
+    NETWORKS[cls.__name__] = (cls, layout)
+
+
+def _known() -> str:
+    """What this module saves: "FFNN, WUNN, ... or Adam"."""
+    return f"{', '.join(NETWORKS)} or Adam"
+
+
 def pack(obj) -> tuple[dict, dict]:
     """An FFNN, WUNN, Classifier or Adam as (arrays keyed by name, JSON-able metadata)."""
-    if isinstance(obj, (FFNN, WUNN, Classifier)):
+    if isinstance(obj, tuple(cls for cls, _ in NETWORKS.values())):
         arrays = dict(obj.params)
         meta = {"config": obj.config()}
         if isinstance(obj, FFNN):
@@ -44,13 +73,13 @@ def pack(obj) -> tuple[dict, dict]:
                 "shapes": {k: list(a.shape) for k, a in obj.m.items()},
                 "dtypes": {k: a.dtype.name for k, a in obj.m.items()}}
     else:
-        raise ValueError(f"can only save FFNN, WUNN, Classifier or Adam objects, got {type(obj).__name__}")
+        raise ValueError(f"can only save {_known()} objects, got {type(obj).__name__}")
     return arrays, json.loads(json.dumps({"class": type(obj).__name__, "format": FORMAT, **meta}, default=_jsonable))
 
 
 def save(obj, path, about: dict | None = None) -> None:
     """Write an FFNN, WUNN, Classifier or Adam to `path` (.npz), atomically; `about` (JSON) is stored with it: what a
-    network was trained on (`la.experiments.runs.network`)."""
+    network was trained on (`la.runs.network`)."""
     arrays, meta = pack(obj)
     if about is not None:
         meta["about"] = about
@@ -76,14 +105,13 @@ def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
     cls, config = meta["class"], meta.get("config", {})
     if not isinstance(config, dict):
         raise ValueError(f"{path}: key '{META}' has a 'config' that is not a JSON object")
-    networks = {"FFNN": FFNN, "WUNN": WUNN, "Classifier": Classifier}
-    if cls in networks:
+    if cls in NETWORKS:
         # The arrays the config implies are checked against the file's first: a damaged config that claims
         # 10^12 inputs would otherwise be allocated (MemoryError) before any shape is compared.
         _check_arrays(_layout(cls, config, path), data, path)
         _check_dtype(config.get("dtype", "float64"), "config", path)
         # Any rng will do for construction: every parameter it initialises is overwritten below.
-        net = _construct(networks[cls], path, rng=np.random.default_rng(0), **config)
+        net = _construct(NETWORKS[cls][0], path, rng=np.random.default_rng(0), **config)
         _fill(net.params, data, path)
         _check_no_extra(data, net.params.keys(), path)
         if cls == "FFNN":
@@ -100,26 +128,26 @@ def unpack(meta: dict, data, path: str, rng: np.random.Generator | None = None):
         opt.t = int(_fill({"t": np.zeros((), dtype=np.int64)}, data, path)["t"])
         _check_no_extra(data, ["m/" + k for k in shapes] + ["v/" + k for k in shapes] + ["t"], path)
         return opt
-    raise ValueError(f"{path}: unknown class {cls!r} in {META}; expected FFNN, WUNN, Classifier or Adam")
+    raise ValueError(f"{path}: unknown class {cls!r} in {META}; expected {_known()}")
 
 
 def _open(path: str):
     mode = os.stat(path).st_mode           # (a missing file: FileNotFoundError, as np.load would raise)
     if not stat.S_ISREG(mode):             # opening a FIFO would wait for a writer, reading a device for ever
         raise ValueError(f"{path}: {_NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not an .npz archive "
-                         f"written by la.experiments.runs.persist.save")
+                         f"written by la.runs.persist.save")
     try:
         data = np.load(path, allow_pickle=False)
     except ValueError:                  # neither .npy nor .npz: NumPy takes it for a pickle, which it refuses
-        raise ValueError(f"{path}: not an .npz archive written by la.experiments.runs.persist.save") from None
+        raise ValueError(f"{path}: not an .npz archive written by la.runs.persist.save") from None
     if not isinstance(data, np.lib.npyio.NpzFile):
-        raise ValueError(f"{path}: a single array, not an .npz archive written by la.experiments.runs.persist.save")
+        raise ValueError(f"{path}: a single array, not an .npz archive written by la.runs.persist.save")
     return data
 
 
 def _read_meta(data, path: str) -> dict:
     if META not in data.files:
-        raise ValueError(f"{path}: missing key '{META}'; not a file written by la.experiments.runs.persist.save")
+        raise ValueError(f"{path}: missing key '{META}'; not a file written by la.runs.persist.save")
     stored = _array(data, META, path)
     try:
         meta = json.loads(str(stored.reshape(-1)[0]))
@@ -133,26 +161,17 @@ def _read_meta(data, path: str) -> dict:
 
 
 def _layout(cls: str, config: dict, path: str) -> dict:
-    """The shape of each parameter `cls(**config)` allocates (la.nn.ffnn, la.nn.wunn, la.heller.classifier), from
-    the config's sizes alone, each checked to be a whole number >= 1."""
+    """The shape of each parameter `cls(**config)` allocates (la.nn.ffnn, la.nn.wunn, and the networks
+    registered, such as la.heller.classifier), from the config's sizes alone, each checked to be a
+    whole number >= 1."""
     def size(value, name: str) -> int:
         if type(value) is not int or value < 1:            # bool is an int subclass: refused too
-            raise ValueError(f"{path}: key '{META}' gives {name} = {value!r}, expected a whole number >= 1")
+            raise ValueError(f"{name} = {value!r}, expected a whole number >= 1")
         return value
-    n_in = size(config.get("n_in"), "n_in")
-    if cls == "FFNN":
-        H, n_out = size(config.get("n_hidden"), "n_hidden"), size(config.get("n_out"), "n_out")
-        return {"W1": (n_in, H), "b1": (H,), "W2": (H, n_out), "b2": (n_out,)}
-    if cls == "WUNN":
-        H = size(config.get("n_hidden"), "n_hidden")
-        layers = {"W1": (n_in, H), "b1": (H,), "W2": (H, 1), "b2": (1,)}
-        return {f"{name}_{part}": shape for name, shape in layers.items() for part in ("mu", "rho")}
-    hidden = config.get("hidden")
-    if not isinstance(hidden, list) or not hidden:
-        raise ValueError(f"{path}: key '{META}' gives hidden = {hidden!r}, expected a list of layer widths")
-    widths = [n_in, *(size(width, "a hidden width") for width in hidden), size(config.get("H"), "H") + 1]
-    layers = {f"W{i}": (fan_in, fan_out) for i, (fan_in, fan_out) in enumerate(zip(widths, widths[1:]), 1)}
-    return {**layers, **{f"b{i}": (fan_out,) for i, fan_out in enumerate(widths[1:], 1)}}
+    try:
+        return NETWORKS[cls][1](config, size)
+    except ValueError as error:
+        raise ValueError(f"{path}: key '{META}' gives {error}") from None
 
 
 def _adam_layout(meta: dict, path: str) -> tuple[dict, dict]:

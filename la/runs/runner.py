@@ -4,8 +4,8 @@ An experiment is a list of independent *units* (e.g. "train GTP for run 3, then 
 own random stream from (seed, its name), so results do not depend on which process runs it or in which order,
 and writes `<out>/<unit>/unit.json` when it is done; `--resume` skips finished units and lets an interrupted one
 continue from its training checkpoint, or a test unit after the last task it finished (`<out>/<unit>/tasks.json`).
-Units run in parallel processes with `--jobs N` (stdlib only; see `la.experiments.runs.processes`), and the folder
-belongs to one run at a time (`la.experiments.runs.folder`).
+Units run in parallel processes with `--jobs N` (stdlib only; see `la.runs.processes`), and the folder
+belongs to one run at a time (`la.runs.folder`).
 
 A run stops early, and says how far it got and how to continue with `--resume`, when a unit fails (exit
 status 1; the unit's traceback goes to the end of its progress.log), when a file cannot be written (2: disk full,
@@ -23,10 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from la.experiments.runs.cli import COUNT_MAX, SEED_MAX, count, file_error, out_folder, seed
-from la.experiments.runs.folder import is_result, read_result, resume_command
-from la.experiments.runs.processes import Terminated, Workers, terminated_raises
 from la.io import WriteError, remove_partial, write_json
+from la.runs.cli import COUNT_MAX, SEED_MAX, count, file_error, out_folder, seed
+from la.runs.folder import is_result, read_result, resume_command
+from la.runs.processes import Terminated, Workers, terminated_raises
 from la.search.ida_star import ORDERS
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")     # a unit name's parts become folder names
@@ -181,7 +181,7 @@ def _run_in_workers(function, todo: list, out: Path, jobs: int, finished, progre
 
 
 def _oserror(write: bool, number: int | None, reason: str, filename: str) -> OSError:
-    """The OSError a worker reported (`la.experiments.runs.processes`), made again in this process."""
+    """The OSError a worker reported (`la.runs.processes`), made again in this process."""
     return (WriteError if write else OSError)(number, reason, filename)
 
 

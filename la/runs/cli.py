@@ -10,7 +10,7 @@ a reader that raises ValueError naming the file:
     lists          names(allowed, what): comma-separated names, each one of `allowed`
     states         parse_state(domain, text), state_text(state): a state as a line of integers, and back
 
-Results files are read and checked by `la.experiments.runs.shapes` (read_results, check_shape).
+Results files are read and checked by `la.runs.shapes` (read_results, check_shape).
 """
 import argparse
 import errno

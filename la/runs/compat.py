@@ -4,10 +4,10 @@ Networks and checkpoints committed under figures/ (and in results folders) were 
 existed. Each gap has one reading, used by every reader:
 
     a network file without `about`       a 15-puzzle network on the one-hot, the only kind `la` trained then
-                                         (`la.experiments.runs.network`)
-    a checkpoint without "encoding"      the one-hot, likewise (`la.experiments.runs.checkpoint`)
+                                         (`la.runs.network`)
+    a checkpoint without "encoding"      the one-hot, likewise (`la.runs.checkpoint`)
     an FFNN saved without "scale"        the target scale y/10 the FFNN's constructor defaults to
-                                         (`la.nn.ffnn.SCALE`; `la.experiments.runs.persist` passes what is saved)
+                                         (`la.nn.ffnn.SCALE`; `la.runs.persist` passes what is saved)
 """
 from la.features.encodings import ONE_HOT
 
