@@ -1,9 +1,14 @@
-"""The tutorials: numbered from 00 without gaps, each saving its figure through
-`la.plots.style.tutorial_figure_path` into the ignored figures/tutorials/, so that reading them leaves a clean
-checkout clean; each naming itself by its number, checking its claims at the end, the main path (00-12) ending with
-exercises. One short tutorial runs in the default tier; the slow tier runs every other one from start to finish,
-with its own assertions, the pancake tutorial on an outcome its scale allows but its usual run does not show, and
-every tutorial on other machines' numerics."""
+"""The tutorials: numbered from 00 without gaps, each saving its figure through the tutorials'
+helper (tutorials/course.py) into the ignored figures/tutorials/, so that reading them leaves a
+clean checkout clean; each naming itself by its number, checking its claims at the end, the main
+path (00-12) ending with exercises. Each opens as a notebook: `# %%` cells at each part, no
+`__file__`, and it runs cell by cell in a fresh interpreter started at the repository root, as a
+notebook kernel started there would run it; the path to the full loop (00-10) imports the core and
+the helper only. One short tutorial runs in the default tier, as a script and cell by cell; the
+slow tier runs every other one both ways, with its own assertions, the pancake tutorial on an
+outcome its scale allows but its usual run does not show, and every tutorial on other machines'
+numerics."""
+import ast
 import platform
 import re
 import shutil
@@ -13,14 +18,34 @@ from pathlib import Path
 
 import pytest
 
-from la.plots.style import tutorial_figure_path
+from tests.test_course import load_course
+from tests.test_layout import CORE, imports, within
 from tests.test_numerics import STAND_INS, environment, flags
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = sorted((ROOT / "tutorials").glob("[0-9][0-9]_*.py"))
 QUICK = ROOT / "tutorials" / "03_backprop_by_hand.py"          # seconds: the default tier runs this one
 MAIN_PATH = 13                                                 # 00-12: through the paper's Tables 1 and 2
+FULL_LOOP = 11                                                 # 00-10: the path to the full loop
+HELPER = "course"                                              # tutorials/course.py
 IDS = [t.stem for t in TUTORIALS]
+CELL = re.compile(r"^# %%.*\n", flags=re.MULTILINE)            # a cell marker (percent format)
+# Runs a tutorial's cells in order in one namespace, with no `__file__`, as a notebook kernel does:
+# Python started with -c puts the folder it starts in (the repository root) on sys.path, as
+# a kernel does.
+CELL_RUNNER = """
+import re, sys
+cells = re.split(r"(?m)^# %%.*\\n", open(sys.argv[1], encoding="utf-8").read())
+namespace = {"__name__": "__main__"}
+for number, cell in enumerate(cells):
+    exec(compile(cell, f"{sys.argv[1]}, cell {number}", "exec"), namespace)
+print(f"ran {len(cells)} cells")
+"""
+
+
+def figure_of(tutorial: Path) -> Path:
+    """Where a tutorial saves its figure (course.figure_path, checked below)."""
+    return ROOT / "figures" / "tutorials" / f"{tutorial.stem}.png"
 
 
 def git(*args, check=True) -> subprocess.CompletedProcess:
@@ -45,18 +70,33 @@ def figures_as_git_sees_them() -> tuple:
     return status, tracked
 
 
-def run_tutorial(tutorial: Path) -> None:
+def command(tutorial: Path, how: str) -> tuple:
+    """The command line and the folder it starts in: as a script, or cell by cell as in a notebook
+    whose kernel starts at the repository root or in tutorials/ (Jupyter's choice for a file there).
+    """
+    if how == "script":
+        return [sys.executable, str(tutorial)], ROOT
+    if how == "cells":
+        return [sys.executable, "-c", CELL_RUNNER, tutorial.relative_to(ROOT).as_posix()], ROOT
+    if how == "cells in tutorials/":
+        return [sys.executable, "-c", CELL_RUNNER, tutorial.name], ROOT / "tutorials"
+    raise ValueError(f"how must be 'script', 'cells' or 'cells in tutorials/', got {how!r}")
+
+
+def run_tutorial(tutorial: Path, how: str = "script") -> subprocess.CompletedProcess:
     """Run one tutorial: it must pass, save its figure into the ignored folder, and change no tracked figure."""
-    figure = tutorial_figure_path(tutorial)
+    figure = figure_of(tutorial)
     figure.unlink(missing_ok=True)           # an ignored file of an earlier run, so that this run must write it
     status, tracked = figures_as_git_sees_them()
-    out = subprocess.run([sys.executable, str(tutorial)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    args, cwd = command(tutorial, how)
+    out = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     assert figure.exists(), f"{tutorial.name} did not save its figure {figure.relative_to(ROOT)}"
     status_after, tracked_after = figures_as_git_sees_them()
     assert status_after == status, f"{tutorial.name} changed what git sees under figures/:\n{status_after}"
     rewritten = sorted(name for name in tracked if tracked_after.get(name) != tracked[name])
     assert not rewritten, f"{tutorial.name} rewrote tracked files: {rewritten}"
+    return out
 
 
 def test_tutorials_are_numbered_without_gaps():
@@ -69,7 +109,8 @@ def test_tutorials_are_numbered_without_gaps():
 @pytest.mark.parametrize("tutorial", TUTORIALS, ids=IDS)
 def test_each_tutorial_saves_its_figure_through_the_one_helper(tutorial):
     text = tutorial.read_text(encoding="utf-8")
-    assert "tutorial_figure_path(__file__)" in text, f"{tutorial.name} does not save through tutorial_figure_path"
+    assert f'figure_path("{tutorial.stem}")' in text, \
+        f"{tutorial.name} does not save through figure_path"
     assert not re.search(r"""["']figures["']""", text), f"{tutorial.name} builds a path into figures/ itself"
 
 
@@ -90,6 +131,68 @@ def test_each_tutorial_checks_its_claims_at_the_end(tutorial):
     assert not re.search(r"/(work|tmp|home)/", text), f"{tutorial.name} names a path of one machine"
 
 
+@pytest.mark.parametrize("tutorial", TUTORIALS, ids=IDS)
+def test_each_tutorial_opens_as_a_notebook(tutorial):
+    """A `# %%` cell marker before each part (`# --- ...`); a first cell of the docstring and
+    imports only, so that it can run again; the helper imported first, through the one line a
+    notebook at the repository root needs; and no `__file__`, which a notebook's cells lack."""
+    text = tutorial.read_text(encoding="utf-8")
+    assert "__file__" not in text, f"{tutorial.name} uses __file__, which a notebook lacks"
+    lines = text.splitlines()
+    parts = [i for i, line in enumerate(lines) if line.startswith("# --- ")]
+    unmarked = [lines[i] for i in parts if not lines[i - 1].startswith("# %%")]
+    assert len(parts) >= 3 and unmarked == [], f"{tutorial.name}: unmarked parts {unmarked}"
+    first = ast.parse(CELL.split(text)[0]).body
+    statements = [ast.unparse(node) for node in first[1:]
+                  if not isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert statements == ["sys.path.insert(0, 'tutorials')"], \
+        f"{tutorial.name}'s first cell runs {statements}"
+    modules = [node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
+               for node in first if isinstance(node, (ast.Import, ast.ImportFrom))]
+    before = modules[:modules.index(HELPER)]
+    assert not [m for m in before if m.split(".")[0] in ("la", "numpy", "matplotlib", "scipy")], \
+        f"{tutorial.name} imports {before} before the helper, which loads la before NumPy"
+
+
+def beyond_the_core(path: Path, local=()) -> list:
+    """What a tutorial imports, anywhere in it, other than the core, the helper and other
+    projects' packages: the shell, and any other module of this repository (a second helper;
+    `local`: more such names)."""
+    here = {p.stem for p in (ROOT / "tutorials").glob("*.py")} | {p.name for p in ROOT.iterdir()}
+    wrong = []
+    for line, module in imports(path, "tutorials"):
+        top = module.split(".")[0]
+        if top == "la":
+            allowed = module == "la" or within(module, CORE)
+        else:
+            allowed = top == HELPER or top not in here | set(local)
+        if not allowed:
+            wrong.append(f"{path.name}:{line} imports {module}")
+    return wrong
+
+
+@pytest.mark.parametrize("tutorial", TUTORIALS[:FULL_LOOP], ids=IDS[:FULL_LOOP])
+def test_the_path_to_the_full_loop_imports_the_core_and_the_helper_only(tutorial):
+    assert beyond_the_core(tutorial) == []
+
+
+def test_the_import_check_catches_the_shell_and_a_second_helper(tmp_path):
+    probe = tmp_path / "99_probe.py"
+    probe.write_text("from course import ROOT\nimport numpy as np\nfrom la.search import ida_star\n"
+                     "import la\nfrom la import data\n"
+                     "from la.runs.cli import state_text\n"
+                     "def f():\n    import la.plots.style\n    import tools\n", encoding="utf-8")
+    assert beyond_the_core(probe, local=("tools",)) == [
+        "99_probe.py:5 imports la.data", "99_probe.py:6 imports la.runs.cli",
+        "99_probe.py:6 imports la.runs.cli.state_text",
+        "99_probe.py:8 imports la.plots.style", "99_probe.py:9 imports tools"]
+
+
+def test_the_tutorials_have_one_helper():
+    others = [p.name for p in (ROOT / "tutorials").glob("*.py") if p not in TUTORIALS]
+    assert others == [f"{HELPER}.py"]
+
+
 @pytest.mark.parametrize("tutorial", TUTORIALS[:MAIN_PATH], ids=IDS[:MAIN_PATH])
 def test_each_main_path_tutorial_ends_with_exercises(tutorial):
     """Two or three: a change to make and what the student should see, after the assertions."""
@@ -100,14 +203,21 @@ def test_each_main_path_tutorial_ends_with_exercises(tutorial):
 
 
 def test_tutorial_figures_go_to_an_ignored_folder(checkout):
-    figure = tutorial_figure_path(QUICK)
-    assert figure == ROOT / "figures" / "tutorials" / "03_backprop_by_hand.png"
+    figure = load_course().figure_path(QUICK.stem)
+    assert figure == figure_of(QUICK) == ROOT / "figures" / "tutorials" / "03_backprop_by_hand.png"
     ignored = git("check-ignore", "--quiet", str(figure.relative_to(ROOT)), check=False)
     assert ignored.returncode == 0, "figures/tutorials/ must be in .gitignore"
 
 
 def test_a_short_tutorial_runs_and_leaves_the_checkout_clean(checkout):
     run_tutorial(QUICK)
+
+
+@pytest.mark.parametrize("how", ["cells", "cells in tutorials/"])
+def test_a_short_tutorial_runs_cell_by_cell_as_in_a_notebook(checkout, how):
+    out = run_tutorial(QUICK, how)
+    cells = len(CELL.split(QUICK.read_text(encoding="utf-8")))
+    assert out.stdout.endswith(f"ran {cells} cells\n") and cells > 4
 
 
 @pytest.mark.slow
@@ -118,13 +228,19 @@ def test_tutorial_runs_and_leaves_the_checkout_clean(tutorial, checkout):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("tutorial", [t for t in TUTORIALS if t != QUICK],
+                         ids=[t.stem for t in TUTORIALS if t != QUICK])
+def test_tutorial_runs_cell_by_cell_as_in_a_notebook_at_the_repository_root(tutorial, checkout):
+    run_tutorial(tutorial, "cells")
+
+
+@pytest.mark.slow
 def test_the_pancake_tutorial_says_so_when_no_stack_is_solved_by_every_row(tmp_path):
     """Tutorial 14 compares its rows on the stacks that every row solved. A network that has barely trained leaves
     every stack unsolved in its α row, so there are none: the tutorial must say so and go on (it used to compare
     None < None and crash)."""
     source = (ROOT / "tutorials" / "14_the_method_on_pancakes.py").read_text(encoding="utf-8")
-    changes = {"ROOT = Path(__file__).resolve().parents[1]": f"ROOT = Path({str(ROOT)!r})",
-               "ALPHAS = (0.95, 0.9, 0.75, 0.5, 0.25, 0.05)": "ALPHAS = (0.95,)",
+    changes = {"ALPHAS = (0.95, 0.9, 0.75, 0.5, 0.25, 0.05)": "ALPHAS = (0.95,)",
                "TEST_BUDGET = 2_000_000 ": "TEST_BUDGET = 200_000 ",
                "shorter = dict(num_iter=16, node_limit=500_000)": "shorter = dict(num_iter=2, node_limit=500_000)"}
     for old, new in changes.items():
@@ -135,7 +251,7 @@ def test_the_pancake_tutorial_says_so_when_no_stack_is_solved_by_every_row(tmp_p
     try:
         out = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=900)
     finally:
-        tutorial_figure_path(script).unlink(missing_ok=True)
+        figure_of(ROOT / "tutorials" / "14_the_method_on_pancakes.py").unlink(missing_ok=True)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     assert "on the 0 stacks every row solved:\n  none:" in out.stdout
 
@@ -154,5 +270,5 @@ def test_tutorial_runs_to_the_end_on_another_machines_numerics(tutorial, kernel)
         out = subprocess.run([sys.executable, str(tutorial)], cwd=ROOT, env=env, capture_output=True, text=True,
                              timeout=900)
     finally:
-        tutorial_figure_path(tutorial).unlink(missing_ok=True)
+        figure_of(tutorial).unlink(missing_ok=True)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]

@@ -63,29 +63,24 @@ ends with exercises: a change to make, and what running it again should show.
 Run from the repository root:  python tutorials/00_the_problem.py
 """
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ALPHAS, ROOT, TABLE1, figure_path  # noqa: E402
 
-import matplotlib                                                         # noqa: E402
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt                                           # noqa: E402
 import numpy as np                                                        # noqa: E402
 from scipy.stats import norm                                              # noqa: E402
 
-from la.rivals.calibration import ALPHAS                                         # noqa: E402
 from la.domains.names import make_domain                                        # noqa: E402
 from la.features.encodings import for_domain                                        # noqa: E402
 from la.heuristics.classical import Manhattan, Weighted                             # noqa: E402
 from la.heuristics.likely_admissible import LikelyAdmissible, y_alpha, z_alpha     # noqa: E402
 from la.nn import FFNN, Adam                                              # noqa: E402
-from la.plots.style import tutorial_figure_path                           # noqa: E402
 from la.search import ida_star                                            # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402
-from la.experiments.table1 import PAPER                                   # noqa: E402
 
+# %%
 SEED = 0
 TRAIN_TASKS = 200            # tasks whose plans the networks learn from
 TEST_TASKS = 100             # tasks IDA* solves with each heuristic
@@ -94,6 +89,7 @@ STEPS = 1000                 # full-batch Adam steps per network
 ALPHA = 0.95                 # one of the paper's test values
 rng = np.random.default_rng(SEED)
 
+# %%
 # --- 1. Every state's exact cost to the goal ---------------------------------------------------------------
 # ExactDistances searches breadth-first backwards from the goal and records the depth at which each state is
 # first reached: h*(s), the perfect heuristic. It keys a state by its 9 numbers read as the digits of a base-10
@@ -104,6 +100,7 @@ states = exact.states()        # (181440, 9)
 h_star = exact.distance                                                               # (181440,)
 print(f"8-puzzle: {len(states):,} states, h* from 0 to {h_star.max()}, mean {h_star.mean():.2f}")
 
+# %%
 # --- 2. Admissible or not: what it does to IDA*'s plans --------------------------------------------------------
 # Manhattan distance (MD) counts, for each tile, the rows and columns between it and its goal cell. A move slides
 # one tile one cell, so MD never overestimates. 2·MD does, and IDA* with it returns plans that can be longer than
@@ -125,6 +122,7 @@ for name, h in (("MD", md), (f"{WEIGHT}·MD", Weighted(md, WEIGHT))):
         md_optimal = bool((extra == 0).all())
         optimal_plans = [r.plan for r in results]                   # one optimal plan per test task, for part 5
 
+# %%
 # --- 3. A network trained on costs from suboptimal plans overestimates -----------------------------------------
 # A plan s_0, ..., s_L gives every state on it a training label: s_i is L − i moves from the goal ALONG THE PLAN.
 # If the plan is optimal, that is h*(s_i); if not, it can be more. We solve TRAIN_TASKS random tasks with
@@ -169,6 +167,7 @@ SUB, OPT = nets
 # the suboptimal plans' labels has learnt their excess, and overestimates more. In the bootstrap, its plans
 # would be worse still, and the next network would learn from them: errors compound.
 
+# %%
 # --- 4. The mean, and the α-quantile y^α ------------------------------------------------------------------------
 # Read the network's two outputs as a Gaussian, y | s ~ N(μ, σ_a²). Its mean is exceeded half the time; y^α lies
 # Φ⁻¹(α) standard deviations below the mean and is exceeded with probability α. One state, far from the goal:
@@ -196,13 +195,14 @@ for name in nets:
 print(f"at α = {ALPHA}: {calibration[OPT][ALPHAS.index(ALPHA)]:.3f} of the states with exact-cost training, "
       f"{calibration[SUB][ALPHAS.index(ALPHA)]:.3f} with suboptimal labels")
 
+# %%
 # --- 5. Likely admissibility, and what it guarantees -----------------------------------------------------------
 # The guarantee: P(optimal plan) >= α^|π*|. How much is that?
 lengths = {"8-puzzle (mean h*)": h_star.mean(), "15-puzzle (Korf's 100)": 53.05, "24-puzzle (Korf's 50)": 100.78}
 print(f"\nthe bound α^|π*| {'':25}" + "".join(f"{f'α = {a}':>10}" for a in (0.5, 0.9, 0.95, 0.99)))
 for name, length in lengths.items():
     print(f"  {name:24} |π*| = {length:6.2f}  " + "".join(f"{a ** length:10.4f}" for a in (0.5, 0.9, 0.95, 0.99)))
-paper_optimal = PAPER["0.95"][3]                           # the paper's Table 1, α = 0.95: % of Korf's 100 optimal
+paper_optimal = TABLE1["0.95"][3]  # the paper's Table 1, α = 0.95: % of Korf's 100 optimal
 korf_bound = 0.95 ** lengths["15-puzzle (Korf's 100)"]
 print(f"the paper's Table 1 at α = 0.95: {paper_optimal} % of Korf's 100 solved optimally, where the bound "
       f"promises {korf_bound:.1%}")
@@ -246,6 +246,7 @@ for name in nets:
 # What remains is an ordering, which the paper's tables show: a larger α, fewer overestimates, more optimal
 # plans, more nodes. Tutorials 06 and 11 measure how calibrated a heuristic trained by the paper's method is.
 
+# %%
 # --- figure ----------------------------------------------------------------------------------------------------
 fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
 ax = axes[0]
@@ -275,10 +276,11 @@ ax.set(title="calibration on all 181,440 states", xlabel="α", ylabel="fraction 
        xlim=(0, 1), ylim=(0, 1))
 ax.legend(fontsize=8)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("00_the_problem")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 at = ALPHAS.index(ALPHA)
 assert md_optimal, "IDA* with an admissible heuristic returns optimal plans"
@@ -295,6 +297,7 @@ assert all(outcomes[name, ALPHA][0].mean() > outcomes[name, None][0].mean() for 
 assert all(bounds[key] <= outcomes[key][0].mean() for key in outcomes), "the bound lies below what happens"
 assert korf_bound < 0.1 < paper_optimal / 100, "on Korf's 100 the bound says little"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set WEIGHT = 3. IDA* with 3·MD returns longer plans (part 2); their labels lie above h* on more records, and the
 #    network trained on them overestimates more (part 3's first row).

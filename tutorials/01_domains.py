@@ -15,25 +15,21 @@ work concretely on the sliding-tile puzzles (tutorials 13 and 14 show what the o
 Run from the repository root:  python tutorials/01_domains.py
 """
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, figure_path, state_text  # noqa: E402
 
-import matplotlib                                                         # noqa: E402
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt                                           # noqa: E402
 import numpy as np                                                        # noqa: E402
 import time                                                               # noqa: E402
 
 from la.domains.names import make_domain                           # noqa: E402
 from la.domains.walk import random_walk                                   # noqa: E402
-from la.runs import cli                                       # noqa: E402
 from la.features.encodings import for_domain                                        # noqa: E402
-from la.plots.style import tutorial_figure_path                           # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402
 
+# %%
 BATCH = 10_000                   # section 2's timing: states expanded in one call
 LONGEST = 60                     # section 6: the longest walk (exercise 1)
 VALUES = (0, 1, 7)               # section 5: the values whose one-hots are printed (exercise 3)
@@ -41,14 +37,16 @@ BAD = [("15-puzzle", "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15"), ("15-puzzle", "0 
        ("6-blocksworld", "0 1 1 0 0 0"), ("6-blocksworld", "2 3 1 0 0 0")]       # section 4 (exercise 2)
 rng = np.random.default_rng(2020)
 
+# %%
 # --- 1. Three domains, drawn ---------------------------------------------------------------------------
 # The goal of the sliding-tile puzzle is Korf's: blank top-left, tile t at position t.
 puzzle, pancakes, blocks = make_domain("15-puzzle"), make_domain("8-pancake"), make_domain("6-blocksworld")
 for domain in (puzzle, pancakes, blocks):
     state = random_walk(domain, 12, rng)[0]
-    print(f"A {domain.name} state, 12 random moves from the goal:  [{cli.state_text(state)}]")
+    print(f"A {domain.name} state, 12 random moves from the goal:  [{state_text(state)}]")
     print(domain.format(state), end="\n\n")
 
+# %%
 # --- 2. Moves on a batch ---------------------------------------------------------------------------------
 # `expand` lists every legal move of every state in one call, as (parent, move, children): `parent[i]` says which
 # state child i comes from, `move[i]` which move made it. A move's code also tells which move undoes it, so a
@@ -82,6 +80,7 @@ single = fastest(lambda: [puzzle.neighbours(tuple(int(v) for v in s)) for s in m
 print(f"children of {BATCH:,} states in one call: {batched * 1e6:.2f} µs per state; one call per state: "
       f"{single * 1e6:.1f} µs per state ({single / batched:.0f}x)")
 
+# %%
 # --- 3. A walk back from the goal ------------------------------------------------------------------------
 # Training tasks in the paper's baseline (and every test set) are made by walking k random steps back from
 # the goal, never undoing the previous step. A step back needs the paper's undo-effect function
@@ -96,15 +95,17 @@ print("A walk of 6 steps back from the 8-puzzle goal:")
 for line in range(3):
     print("    ".join(b[line] for b in boards))
 
+# %%
 # --- 4. Bad states are refused with a reason ---------------------------------------------------------------
 refused = 0
 for name, text in BAD:
     try:
-        cli.parse_state(make_domain(name), text)
+        make_domain(name).validate(np.array(text.split(), dtype=np.int64))
     except ValueError as error:
         print(f"{name} [{text}]: {error}")
         refused += 1
 
+# %%
 # --- 5. What the network sees: the one-hot encoding -------------------------------------------------------------
 # A network cannot read "tile 7 is on cell 5" directly; it reads a vector of numbers. For the 15-puzzle the paper
 # (§5) gives every value v = 0..15, the blank included, two one-hots: which of the 4 columns v stands in, and
@@ -114,7 +115,8 @@ for name, text in BAD:
 encoding = for_domain(puzzle)
 state = random_walk(puzzle, 12, rng)[0]
 x = encoding(state[None])[0]                                        # (128,) float32
-print(f"\nthe network's input for [{cli.state_text(state)}]: {encoding.size} numbers, {int(x.sum())} of them 1")
+print(f"\nthe network's input for [{state_text(state)}]: {encoding.size} numbers, "
+      f"{int(x.sum())} of them 1")
 print("  value  cell   column one-hot   row one-hot")
 for v in VALUES:
     cell = int(np.flatnonzero(state == v)[0])
@@ -124,6 +126,7 @@ for v in VALUES:
 print(f"(a one-hot of each value's cell would take {puzzle.size * puzzle.size} inputs; the 8-puzzle's encoding "
       f"has {for_domain(eight).size})")
 
+# %%
 # --- 6. How hard is a task k steps from the goal? ----------------------------------------------------------
 # The 8-puzzle has 181,440 reachable states: few enough for a breadth-first search to find the exact
 # cost-to-goal h* of every one. A walk of k steps makes a task of cost at most k: short walks come close,
@@ -148,10 +151,11 @@ ax.set_ylabel("optimal cost of the task")
 ax.set_title("8-puzzle: cost of random-walk tasks (exact h* by BFS)", fontsize=10)
 ax.legend()
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("01_domains")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=120)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert undone, "every move can be undone"
 assert single > 10 * batched, "a call per state costs far more than one call on a batch"
@@ -162,6 +166,7 @@ assert all((c <= k).all() for k, c in zip(lengths, costs)), "a walk of k steps m
 assert means[-1] < 0.6 * lengths[-1] and abs(means[-1] - exact.distance.mean()) < 1, \
     "long walks make tasks much cheaper than their length, near the average distance"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set LONGEST = 120. However long the walk, section 6's mean cost stays near the average distance over all
 #    states, and the 5–95 % band in the figure stays as wide.

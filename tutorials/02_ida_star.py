@@ -15,29 +15,26 @@ Two things make or break a Python IDA*:
 Run from the repository root:  python tutorials/02_ida_star.py
 """
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, data, figure_path  # noqa: E402
 
-import matplotlib                                                         # noqa: E402
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt                                           # noqa: E402
 import numpy as np                                                        # noqa: E402
 
-from la import data                                                       # noqa: E402
 from la.domains.names import make_domain                                        # noqa: E402
 from la.heuristics.classical import Manhattan                                       # noqa: E402
-from la.plots.style import tutorial_figure_path                           # noqa: E402
 from la.heuristics.classical import Hamming              # noqa: E402,F401  (for exercise 2)
 from la.search import check_plan, ida_star, reference                     # noqa: E402
 from la.search.ida_star import BATCH_SIZE                                 # noqa: E402
 
+# %%
 START = [8, 1, 2, 0, 4, 3, 7, 5, 6]        # section 1's 8-puzzle (exercise 1)
 HEURISTIC = Manhattan                      # section 1's heuristic (exercise 2)
 HARDER = [2, 5, 16, 20, 23]                # section 3's Korf instances (exercise 3)
 
+# %%
 # --- 1. The textbook IDA* on an 8-puzzle ---------------------------------------------------------------
 # `reference.ida_star` is the recursive algorithm, one state at a time, in the authors' move order
 # (blank up, left, right, down). Manhattan distance (MD) is admissible: every move moves one tile one step.
@@ -54,6 +51,7 @@ for i, (bound, nodes) in enumerate(zip(result.bounds, result.per_iteration)):
 check_plan(eight, start, result.plan)                 # raises unless every step is legal and it ends at the goal
 print(f"the plan's {len(result.plan)} states replay from the start to the goal")
 
+# %%
 # --- 2. Korf's 100, and his node counts ------------------------------------------------------------------
 # Korf (1985) published, for each of his 100 15-puzzle instances, the number of nodes IDA* with MD
 # generates: the root plus every child created after parent pruning, over all iterations. Our reference
@@ -71,6 +69,7 @@ for i in (79, 12):
           f"(Korf: {published[i].published:,}) in {plain[i].seconds:.1f} s = "
           f"{plain[i].nodes_per_second / 1e3:.0f} k nodes/s")
 
+# %%
 # --- 3. The same searches on batches ---------------------------------------------------------------------
 # The batched IDA* explores exactly the same tree in every iteration that does not find the goal, only in a
 # different order. Which goal ends the last iteration depends on the search's order, the option `order` (`--order`
@@ -99,6 +98,7 @@ print(f"batched IDA* (up to {BATCH_SIZE:,} nodes a step) on Korf #{', #'.join(ma
       f"{sum(r.generated for r in results):,} nodes, {speed_batched / 1e6:.1f} M nodes/s, all optimal")
 print(f"speed-up over the reference: {speed_batched / speed_plain:.0f}x")
 
+# %%
 # --- 4. Where the nodes go ---------------------------------------------------------------------------------
 # Each iteration costs several times the one before (the effective branching factor per bound step of 2), so the
 # last iteration or two dominate the total.
@@ -115,10 +115,11 @@ ax.set_title(f"Batched IDA* + MD: {speed_batched / 1e6:.0f} M nodes/s, "
              f"{speed_batched / speed_plain:.0f}x the reference", fontsize=10)
 ax.legend()
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("02_ida_star")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=120)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 if HEURISTIC is Manhattan:
     assert all(b - a == 2 for a, b in zip(result.bounds, result.bounds[1:])), "with MD, bounds rise in steps of 2"
@@ -126,6 +127,7 @@ assert all(plain[i].generated == published[i].reproduced for i in plain), "the r
 assert speed_batched > 10 * speed_plain, "the batched search should be far faster than one node at a time"
 assert np.median(growth) > 2 and last_two > 0.5, "each iteration costs several times the one before"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set START = [8, 0, 6, 5, 4, 7, 2, 3, 1], one of the two 8-puzzle states farthest from the goal (31 moves):
 #    section 1 needs about thirty times the nodes. The last iteration can be smaller than the one before: it stops

@@ -32,28 +32,25 @@ factor shows up as an error of order 1. Then, with gradients we trust, Adam fits
 Run from the repository root:  python tutorials/03_backprop_by_hand.py
 """
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, figure_path  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
 from la.nn import FFNN, Adam
 from la.nn.gradcheck import check_grads, report
 from la.nn.layers import dense_backward, dense_forward, relu_backward, relu_forward
-from la.plots.style import tutorial_figure_path
 
+# %%
 SEED = 3
 STEPS = 2000                     # section 3's Adam steps (exercise 2)
 LR = 0.01                        # section 3's learning rate (exercise 3)
 rng = np.random.default_rng(SEED)
 
+# %%
 # --- 1. One forward and one backward pass, layer by layer ------------------------------------------------------
 net = FFNN(n_in=4, n_hidden=6, n_out=1, rng=rng)               # float64, the default, for exact checks
 X, y = rng.standard_normal((8, 4)), rng.standard_normal(8)     # a batch of B = 8 rows
@@ -73,6 +70,7 @@ assert abs(net_loss - loss) < 1e-12
 assert all(np.allclose(by_hand[k], net_grads[k], rtol=1e-12) for k in by_hand)
 print(f"loss {loss:.6f}; the layer-by-layer gradients equal FFNN.loss_and_grads")
 
+# %%
 # --- 2. Check the gradients against central differences, for both output heads --------------------------------
 # The two-output net's gradients can come out large: untrained, it can be confidently wrong on some rows (a small
 # σ_a for a large error, printed below), and Eq. (1) punishes that hard. What the check compares is the relative
@@ -93,6 +91,7 @@ for n_out in (1, 2):
         print(f"the row it is most confidently wrong on: error |μ − y| = {abs(mu[k] - y[k]):.2f} with "
               f"σ_a = {sigma_a[k]:.3f}")
 
+# %%
 # --- 3. Fit a toy function with full-batch Adam -------------------------------------------------------------
 # Learning rate LR = 0.01 instead of the paper's 0.001: this toy problem is small, and we want it done in seconds.
 x_train = rng.uniform(-1, 1, 256)
@@ -111,6 +110,7 @@ mu_after, _ = net.predict(grid[:, None])
 mse = float(np.mean((mu_after - f(grid)) ** 2))
 print(f"\nfit of sin(3x) + x/2: loss {losses[0]:.3f} -> {losses[-1]:.5f}; mean squared error to the truth {mse:.5f}")
 
+# %%
 # --- figure ------------------------------------------------------------------------------------------------
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 axes[0].plot(x_train, y_train, ".", ms=3, color="k", label="training data")
@@ -121,14 +121,16 @@ axes[0].legend()
 axes[1].semilogy(losses)
 axes[1].set(title="training loss, 1/2 mean squared error", xlabel="Adam step", ylabel="loss")
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("03_backprop_by_hand")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert worst < 1e-6, "analytic and numeric gradients should agree"
 assert mse < 0.01, "the network should fit the toy function"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Break the backward pass: in section 1 replace `dz1 = relu_backward(da1, cache_relu)` by `dz1 = da1` (the ReLU
 #    forgotten). The comparison with FFNN.loss_and_grads then fails at once, with an AssertionError.

@@ -30,23 +30,19 @@ with.)
 Run from the repository root:  python tutorials/04_aleatoric_uncertainty.py
 """
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, figure_path  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from scipy.stats import norm
 
 from la.nn import FFNN, Adam
 from la.nn.layers import softplus
-from la.plots.style import tutorial_figure_path
 
+# %%
 SEED = 4
 STEPS = 2000                     # Adam steps per network (exercise 3)
 ALPHA = 0.95                     # admissibility probability, one of the paper's test values (exercise 2)
@@ -56,6 +52,7 @@ low, high = softplus(np.array([-5.0, 1.0]))
 print(f"σ_a = softplus(clip(φ, −5, 1)) lies in [{low:.4f}, {high:.3f}]: on y/10, {10 * low:.3f} to {10 * high:.1f} "
       f"moves\n")
 
+# %%
 # --- 1. The coin: epistemic uncertainty shrinks with data, aleatoric does not -------------------------------
 p = 0.7
 print("flips   estimate p   epistemic: std error of p   aleatoric: spread of one flip")
@@ -65,6 +62,7 @@ for n in (10, 100, 1_000, 10_000):
     print(f"{n:6d}   {p_hat:10.3f}   {spread / np.sqrt(n):26.4f}   {spread:28.3f}")
 
 
+# %%
 # --- 2. Learn a noise level that varies with x ---------------------------------------------------------------
 def f(x):
     return np.sin(3 * x)
@@ -92,6 +90,7 @@ for xi, s_true, s in zip(probe, sigma_true(probe), sigma_probe):
     print(f"{xi:5.1f}   {s_true:10.3f}   {s:14.3f}")
 print(f"the mean-only network's single noise level: {sigma_one:.3f}")
 
+# %%
 # --- 3. Does y^α underestimate with probability α, in every region? ------------------------------------------
 x_test = rng.uniform(-1, 1, 20_000)
 y_test = f(x_test) + sigma_true(x_test) * rng.standard_normal(x_test.size)
@@ -107,6 +106,7 @@ for name, y_alpha in (("sigma_a from the two-output net", y_alpha_two), ("one si
 coverage_two = [(y_alpha_two <= y_test)[m].mean() for m in (middle, edges)]
 coverage_one = [(y_alpha_one <= y_test)[m].mean() for m in (slice(None), middle, edges)]
 
+# %%
 # --- figure ------------------------------------------------------------------------------------------------
 grid = np.linspace(-1, 1, 201)
 mu_grid, sigma_grid = two.predict(grid[:, None])
@@ -126,10 +126,11 @@ ax.axhline(sigma_one, color="C3", label="mean-only net: one sigma for all x")
 ax.set(title="sigma_a learns the heteroscedastic noise", xlabel="x", ylabel="standard deviation")
 ax.legend(fontsize=8)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("04_aleatoric_uncertainty")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert np.allclose(sigma_probe, sigma_true(probe), rtol=0.3), "sigma_a should recover the noise level"
 assert all(abs(c - ALPHA) < 0.04 for c in coverage_two), "y^alpha should hold with probability alpha locally"
@@ -137,6 +138,7 @@ assert abs(coverage_one[0] - ALPHA) < 0.02, "one sigma for all x gets alpha righ
 if EDGE_NOISE > 0.2 and ALPHA > 0.6:                 # with α = 0.5, σ plays no part (exercise 2)
     assert max(abs(c - ALPHA) for c in coverage_one[1:]) > 0.04, "... but wrong where the noise differs"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set EDGE_NOISE = 0: the noise is the same everywhere. The two-output network learns a flat σ_a, and one σ for
 #    all x now gets α right in the middle and at the edges too.

@@ -58,23 +58,19 @@ Run from the repository root:  python tutorials/05_epistemic_uncertainty.py
 """
 import sys
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, figure_path  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
 from la.nn import WUNNConfig, build_wunn
 from la.nn.layers import softplus, softplus_grad
 from la.nn.wunn import lrt_backward, lrt_forward
-from la.plots.style import tutorial_figure_path
 
+# %%
 SEED = 5
 STEPS = 3000                 # WUNN minibatch steps per stage (LearnHeuristicPrac's Update: at most 5,050)
 BATCH = 100                  # MiniBatchSize, paper §5
@@ -125,6 +121,7 @@ def summary(sigma_e):
     return np.median(sigma_e[on_data]), sigma_e[in_gap].max()
 
 
+# %%
 # --- 1. On the raw input x, the gap is invisible -----------------------------------------------------------
 # With one input, every hidden unit sees the line x·w + b; the gap lies between data on both sides and the
 # network cannot raise its uncertainty there (Foong et al. 2019 prove this for one-hidden-layer mean-field
@@ -135,6 +132,7 @@ raw_sigma = net_raw.predict_exact(raw(grid))[1]
 raw_on, raw_gap = summary(raw_sigma)
 print(f"raw x:  sigma_e on data (median) {raw_on:.2f}, in the gap (max) {raw_gap:.2f}")
 
+# %%
 # --- 2. With bump features, each part of the line has its own weights, as each tile placement does ---------
 net, opt = build_wunn(cfg, CENTRES.size, rng)
 # Untrained, σ_e is small and flat: large σ_e away from the data is not built in, the KL term builds it while
@@ -158,6 +156,7 @@ for name, sigma_e in curves.items():
 err = np.median(np.abs(sampled_sigma / curves[f"C: gap filled, beta {BETA_C:g}"] - 1))
 print(f"sampled sigma_e (K = {K_CHECK}) vs closed form at stage C: median relative difference {err:.3f}")
 
+# %%
 # --- 3. Sampled weights, or sampled pre-activations: the local reparameterisation trick -----------------------
 # One layer of the WUNN's kind, 20 inputs -> 20 units, with weight means and σ's of the sizes a trained WUNN has,
 # and a minibatch of LRT_BATCH non-negative inputs (a hidden layer's ReLU outputs are non-negative). R draws of its
@@ -218,6 +217,7 @@ print(f"against LRT, the shared draw's gradients have {ratio['shared'][0]:.0f}x 
 # per row and unit where a draw per row needs one per row and weight, and for ρ_W its gradient is also the less
 # noisy of the two.
 
+# %%
 # --- figure ------------------------------------------------------------------------------------------------
 fig, axes = plt.subplots(1, 4, figsize=(20, 4.2))
 ax = axes[0]
@@ -254,10 +254,11 @@ ax.set_xticks(np.arange(3), names)
 ax.set(title=f"one layer: gradient variance over {R:,} draws", ylabel="variance, mean over weights", yscale="log")
 ax.legend(fontsize=8)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("05_epistemic_uncertainty")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 on_A, gap_A = summary(curves["A: data with a gap, beta 0.05"])
 on_B, gap_B = summary(curves["B: gap filled, beta 0.05"])
@@ -272,6 +273,7 @@ assert min(ratio["shared"]) > 1.5, "a weight draw shared by the minibatch gives 
 assert 0.8 < ratio["per row"][0] < 1.25 and ratio["per row"][1] > 1, \
     "a draw per row: as noisy as LRT for μ_W, noisier for ρ_W"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set BETA_C = 0.0005: at stage C the prior weighs even less, and σ_e on the data falls further than at 0.005.
 # 2. Set LRT_BATCH = 10: fewer rows share the one weight draw, so in part 3 the shared draw's excess variance over

@@ -55,32 +55,25 @@ Run from the repository root:  python tutorials/06_likely_admissible.py
 """
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ALPHAS, ROOT, TABLE1, data, figure_path, korf_states_with_h_star  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from scipy.stats import norm
 
-from la import data
-from la.rivals.calibration import ALPHAS, korf_states_with_h_star
 from la.config import LearnConfig
-from la.experiments.table1 import PAPER
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.features.encodings import for_domain
 from la.heuristics.classical import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible, to_h, y_alpha, z_alpha
 from la.nn.config import build_ffnn
-from la.plots.style import tutorial_figure_path
 from la.search import ida_star
 
+# %%
 SEED = 6
 TASKS = 100                                                # training tasks, each solved optimally
 LONGEST_WALK = 50                                          # their walks back from the goal: 1..50 steps (exercise 2)
@@ -88,8 +81,10 @@ STEPS = 2000                                               # full-batch Adam ste
 MU, SIGMA = 30.0, 2.0                                      # a state's predicted cost-to-goal, in moves (exercise 1)
 rng = np.random.default_rng(SEED)
 print("the paper's Table 1 on Korf's 100: " + "; ".join(
-    f"α = {a}: {PAPER[a][1]:,} nodes per instance, {PAPER[a][3]} % optimal" for a in ("0.5", "0.95")))
+    f"α = {a}: {TABLE1[a][1]:,} nodes per instance, {TABLE1[a][3]} % optimal"
+    for a in ("0.5", "0.95")))
 
+# %%
 # --- 1. y^α of a Gaussian ---------------------------------------------------------------------------------------
 y = rng.normal(MU, SIGMA, 200_000)
 print(f"y ~ N({MU:.0f}, {SIGMA:.0f}²):     α   Φ⁻¹(α)      y^α     h   P(y^α <= y), sampled")
@@ -100,6 +95,7 @@ near_goal = y_alpha(1.0, 1.0, z_alpha(0.99))
 print(f"near the goal, y ~ N(1, 1) and α = 0.99: y^α = {near_goal:.2f}, so h = {int(to_h(near_goal))} (the floor)")
 sampled = {alpha: np.mean(y_alpha(MU, SIGMA, z_alpha(alpha)) <= y) for alpha in ALPHAS}
 
+# %%
 # --- 2. A planning network, trained on optimal plans ----------------------------------------------------------
 # The paper's planning FFNN for the 15-puzzle (two outputs, 20 hidden units, 2.5 % dropout, Adam at 0.001, y/10;
 # `la.nn.config.FFNNConfig`), trained here in one go. Its data: TASKS walks of 1 to 50 random steps back from the
@@ -128,6 +124,7 @@ print(f"\n{TASKS} optimal plans, {len(labels):,} records with labels 0..{labels.
       f"{time.perf_counter() - began:.0f} s: on the records 10μ is off by {rms:.2f} "
       f"moves (root mean square), median 10σ_a {np.median(10 * sigma_train):.2f}; y^q = {y_q:.1f}")
 
+# %%
 # --- 3. How admissible is it? 5,305 states with known h* ----------------------------------------------------------
 # The states along the stored optimal solutions, goals left out; state i of a plan of length L has h* = L − i.
 # α runs over the paper's test values and α0 = 0.99, the α the paper's training starts from (tutorial 07).
@@ -152,6 +149,7 @@ for alpha in ALPHAS:
 # α makes h admissible more often and weaker (mean h/h* falls): that is the trade the paper relies on, and what
 # the checks at the end test.
 
+# %%
 # --- 4. σ_a along one solution, and the training-time quantile rule --------------------------------------------
 korf17 = data.korf100()[16]                          # optimal cost 66: the longest of the 100
 plan = data.optimal_plan(korf17.state, data.optimal_blank_moves("korf100")[korf17.id])
@@ -177,6 +175,7 @@ print(f"median 10σ_a: {sigma_seen:.2f} moves where h* <= {labels.max()}, {sigma
 # and the table how unevenly it varies from state to state. At test time it still decides how far below the mean
 # to plan; while training, the rule replaces it with σ_t = 1 wherever 10μ >= y^q and plans just below the mean.
 
+# %%
 # --- figure ------------------------------------------------------------------------------------------------------
 fig, axes = plt.subplots(1, 3, figsize=(15, 4.3))
 ax = axes[0]
@@ -209,12 +208,14 @@ ax.set(title=f"mean h at each h*, trained on {TASKS} optimal plans",
        xlabel="h* (optimal cost-to-goal)", ylabel="mean h", xlim=(0, h_star.max() + 1))
 ax.legend(fontsize=8, loc="upper left")
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("06_likely_admissible")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
-assert PAPER["0.95"][1] > PAPER["0.5"][1] and PAPER["0.95"][3] > PAPER["0.5"][3], "the paper: more nodes, more optimal"
+assert TABLE1["0.95"][1] > TABLE1["0.5"][1] and TABLE1["0.95"][3] > TABLE1["0.5"][3], \
+    "the paper: more nodes, more optimal"
 assert all(abs(sampled[a] - a) < 0.01 for a in ALPHAS), "for a Gaussian, y^α <= y with probability α"
 assert near_goal < 0 and to_h(near_goal) == 0, "near the goal y^α can be negative, and the floor makes h = 0"
 assert all(rate[a] < rate[b] and ratio[a] > ratio[b] for a, b in zip(ALPHAS, ALPHAS[1:])), \
@@ -223,6 +224,7 @@ familiar = 10 * mu < y_q
 assert np.array_equal(v_test[familiar], v_train[familiar]), "the two heuristics agree wherever 10μ < y^q"
 assert sigma_beyond > sigma_seen, "σ_a should be larger beyond the labels than within them"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set SIGMA = 5.0: part 1's y^α spread further from the mean, and the sampled column still matches α.
 # 2. Set LONGEST_WALK = 25: the labels now stop near 25 moves, so part 3's column "h* > largest label" covers most

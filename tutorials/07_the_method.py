@@ -53,15 +53,11 @@ Run from the repository root:  python tutorials/07_the_method.py
 """
 import sys
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, figure_path, state_text  # noqa: E402
 
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy.stats import norm  # noqa: E402
@@ -69,20 +65,20 @@ from scipy.stats import norm  # noqa: E402
 from la.config import LearnConfig, node_budget  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
 from la.domains.walk import random_walk  # noqa: E402
-from la.runs.cli import state_text  # noqa: E402
 from la.features import OneHot  # noqa: E402
 from la.heuristics.classical import Manhattan  # noqa: E402
 from la.heuristics.likely_admissible import LikelyAdmissible  # noqa: E402
 from la.learn import Learner  # noqa: E402
-from la.plots.style import tutorial_figure_path  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
 from la.tasks import generate_task_prac  # noqa: E402
 
+# %%
 SEED = 8                    # tutorial 10 trains with this seed and these settings, for 14 iterations
 EPSILON = 1.0               # ε, the paper's value (exercise 3 changes it)
 ALPHA0 = 0.99               # α0, the paper's value (exercise 2 changes it)
 puzzle = make_domain("15-puzzle")
 
+# %%
 # --- 1. The constants, and which experiment they belong to -----------------------------------------------------
 # The paper trains 15-puzzle heuristics in two experiments: the suboptimality one (Table 1, tutorial 11) and the
 # efficiency one (Table 2, tutorial 12). Tutorials 07–11 cut the suboptimality run down so that it takes a minute:
@@ -111,6 +107,7 @@ print(f"both: ε {config.epsilon}, NumTasksPerIter {config.tasks_per_iter}, NumT
       f"{config.minibatch}, {config.ffnn.n_hidden} hidden units, prior N({config.wunn.prior_mu:g}, "
       f"{config.wunn.prior_var:g})")
 
+# %%
 # --- 2. Two iterations, every quantity printed --------------------------------------------------------------------
 # The body of `Learner.run_iteration`, written out with a print after each line. The learner keeps the state:
 # networks, optimisers, buffer, α, β, y^q, and one random generator for everything the loop samples.
@@ -194,6 +191,7 @@ same = (np.array_equal(twin.buffer.states(), learner.buffer.states())
         and all(np.array_equal(twin.wunn.params[k], learner.wunn.params[k]) for k in learner.wunn.params))
 print(f"\nLearner.run_iteration, twice from the same seed, ends in the same state: {same}")
 
+# %%
 # --- 3. Two mechanisms against compounding errors ----------------------------------------------------------------
 # Compounding (paper §1, tutorial 00): a heuristic that overestimates on a task's optimal plan can make IDA* return
 # a longer plan; its labels lie above h*; the next network learns them and overestimates more. The paper's answer
@@ -233,6 +231,7 @@ for k in np.flatnonzero(over_mean | over_alpha):
 # after 14 iterations, and tutorial 11 compares the rows α with the single-output network, which plans with the
 # mean.
 
+# %%
 # --- figure: the two iterations' records and the heuristic after them ----------------------------------------------
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
 levels = np.arange(1, 13)
@@ -246,10 +245,11 @@ steps = [len(trace) for trace in traces]
 axes[1].bar(np.arange(1, len(steps) + 1), steps)
 axes[1].set(title="iteration 2: GenerateTaskPrac's moves per task", xlabel="task", ylabel="moves")
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("07_the_method")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ------------------------------------------------------------------
 assert same, "the loop written out is Learner.run_iteration"
 assert trained_before == [False, True], "iteration 1 plans untrained; iteration 2 uses GenerateTaskPrac"
@@ -261,6 +261,7 @@ assert all(over_alpha[b].sum() <= over_mean[b].sum() for b in (familiar, ~famili
     "in each branch, y^α overestimates no more often than the mean"
 assert (alpha_h <= mean_h).all(), "with α >= 0.5, y^α never plans above the mean"
 
+# %%
 # --- exercises --------------------------------------------------------------------------------------------------
 # 1. Set SEED = 1 and run again. Iteration 1 cannot change in substance: its tasks are the goal's two neighbours,
 #    its buffer the same three records, its Update runs all 101 WUNN blocks and keeps β at 0.05. The untrained

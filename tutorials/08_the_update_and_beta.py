@@ -34,15 +34,11 @@ Run from the repository root:  python tutorials/08_the_update_and_beta.py
 import copy
 import sys
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, figure_path, state_text  # noqa: E402
 
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -50,15 +46,14 @@ from la.buffer import MemoryBuffer  # noqa: E402
 from la.config import LearnConfig, node_budget  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
 from la.domains.walk import random_walk  # noqa: E402
-from la.runs.cli import state_text  # noqa: E402
 from la.features import OneHot  # noqa: E402
 from la.heuristics.classical import Manhattan  # noqa: E402
 from la.learn import Learner  # noqa: E402
 from la.nn.ffnn import fit_full_batch  # noqa: E402
-from la.plots.style import tutorial_figure_path  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
 from la.tasks import generate_task_prac  # noqa: E402
 
+# %%
 SEED = 7
 CAP = 6                                   # part 1's toy buffer (exercise 1 changes it)
 KAPPA = 0.64                              # κ, the paper's (exercise 2 changes it)
@@ -70,6 +65,7 @@ config = replace(LearnConfig(), num_iter=14, node_limit=node_budget(0.1), ffnn_b
                  kappa=KAPPA)                                     # tutorial 07's settings
 target = config.sigma_e_target
 
+# %%
 # --- 1. The memory buffer --------------------------------------------------------------------------------------
 # A solved plan s_0, ..., s_L adds the records (s_i, L − i): each state with its cost to the goal along the plan,
 # the goal with 0. The paper's Alg. 2 leaves the goal out (line 11); the authors' code keeps it, and so does `la`:
@@ -94,6 +90,7 @@ for name, plan in (("plan A", a), ("plan A again", a), ("A with a step away and 
 # Plan A again adds nothing. The detour, the kind of plan a weak heuristic finds, labels A's start two moves too
 # high: a second record for that state, and noise that σ_a learns (tutorial 04). Plan B pushes the oldest out.
 
+# %%
 # --- 2. The FFNN: until every record is within 0.5 -------------------------------------------------------------
 # The records of an iteration's worth of plans: ten walks each of 1, 2, 4, 6, 8 and 10 moves back from the goal,
 # solved optimally by IDA* with Manhattan distance, so that the planning network plays no part. `fit_full_batch`
@@ -134,6 +131,7 @@ if off.any():
 # σ_a, the less Eq. (1) charges for that error, and dropout's noisy steps let it wander (the line above).
 
 
+# %%
 # --- 3. The WUNN: blocks of 50 steps, the unknown records drawn more often ----------------------------------------
 def train_wunn(learner, first):
     """`Learner.train_wunn` written out, printing some blocks: (blocks run, per block: max σ_e, share >= target)."""
@@ -181,6 +179,7 @@ for first in (True, False):
 # target on them and the WUNN runs every block. At the smaller β the weights matter: the records still above the
 # target get more than their share of each minibatch, and the loop stops once none is left (if within 101 blocks).
 
+# %%
 # --- 4. When β decays, and when α falls ---------------------------------------------------------------------------
 # β := γ·β at the end of an Update if (i) the WUNN ran all 101 blocks, (ii) it was not the first Update and
 # (iii) at least 6 of the iteration's tasks were solved: when tasks are already failing, making them harder would
@@ -204,6 +203,7 @@ for solved in (config.solved_threshold, config.solved_threshold - 1):
     print(f"the second Update at β0, after an iteration that solved {solved} tasks: all blocks ran, "
           f"β {after_first.beta} → {twin.beta:.4g}")
 
+# %%
 # --- 5. β too large, β too small ----------------------------------------------------------------------------------
 # Four copies of the learner, each running one Update's WUNN training (with its early stop) at its own β; then
 # σ_e on the records and on states 30 random moves from the goal, far from every record, and ten GenerateTaskPrac
@@ -242,6 +242,7 @@ for beta in BETAS:
 # The schedule starts large and decays β only when the WUNN cannot meet the target, so the tasks grow as the
 # heuristic does.
 
+# %%
 # --- figure ------------------------------------------------------------------------------------------------------
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
 for k, errors in enumerate(updates):
@@ -255,10 +256,11 @@ axes[1].set(title="GenerateTaskPrac's tasks after one Update at β", xlabel="tas
             yscale="log")
 axes[1].legend(fontsize=8)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("08_the_update_and_beta")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked --------------------------------------------------------------------
 assert added["plan A again"] == 0 and added["A with a step away and back"] >= 1, "repeats are dropped, new labels kept"
 assert updates[1][0] < updates[0][0] / 5, "the warm-started second Update starts where the first left off"
@@ -276,6 +278,7 @@ assert small["below"] >= 0.9 and np.mean(small["moves"]) > np.mean(beta0["moves"
     "the smaller β, the more records meet the target and the further the walks go"
 assert small["nodes"] > 10 * beta0["nodes"], "with β too small the tasks take far more nodes"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set CAP = 4. The detour already pushes out A's two oldest records, and plan B then pushes out the goal's:
 #    a buffer too small forgets even h(goal) = 0.

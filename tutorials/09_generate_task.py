@@ -32,21 +32,16 @@ Run from the repository root:  python tutorials/09_generate_task.py
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import DOMAINS, ROOT, figure_path  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
 
 from la.config import LearnConfig, node_budget
-from la.config import DOMAINS
 from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.features.encodings import encode
@@ -54,10 +49,10 @@ from la.heuristics.classical import Manhattan
 from la.features import OneHot
 from la.learn import Learner
 from la.nn import FFNNConfig
-from la.plots.style import tutorial_figure_path
 from la.search import ida_star
 from la.tasks import generate_task_prac
 
+# %%
 SEED = 7
 COLUMN = 20                   # characters per board when boards are printed side by side
 WALK_SEED = 4                 # the random numbers of the walk shown (exercise 1)
@@ -65,6 +60,7 @@ CAPPED = 5                    # part 2's short cap on the walk, MaxSteps (exerci
 EPSILON = 1.0                 # ε, the paper's (exercise 3)
 puzzle = make_domain("15-puzzle")
 
+# %%
 # --- 1. A WUNN with a little training ------------------------------------------------------------------------
 # The WUNN learns inside LearnHeuristicPrac's Update (tutorial 08). Here we drive the Update ourselves: after the
 # first iteration (1-move tasks), five Updates on the plans of ten walks each, of 2, 4, 6, 8 and 10 moves (LengthInc
@@ -91,6 +87,7 @@ for length in (2, 4, 6, 8, 10):
 print(f"the WUNN has trained on {len(learner.buffer)} records")
 
 
+# %%
 # --- 2. One walk, step by step --------------------------------------------------------------------------------
 def direction(before, after):
     """Which way the blank moved between two states."""
@@ -133,6 +130,7 @@ last = capped.trace[-1]["sigma_e"][capped.trace[-1]["chosen"]]
 print(f"with MaxSteps = {CAPPED} the walk stops after {len(capped.trace)} moves (Task.steps = {capped.steps}) at a "
       f"state with σ_e = {last:.2f}" + (" < ε: it is the task's start all the same" if last < epsilon else ""))
 
+# %%
 # --- 3. Why the WUNN does not plan ------------------------------------------------------------------------------
 probe = encode(puzzle, np.repeat(path, 10_000 // len(path) + 1, axis=0)[:10_000])
 
@@ -152,6 +150,7 @@ print(f"\nscoring 10,000 states: FFNN {ffnn_seconds * 1e3:.1f} ms, WUNN with K =
       f"{wunn_seconds * 1e3:.0f} ms ({wunn_seconds / ffnn_seconds:.0f}x): an IDA* scoring with the WUNN could "
       f"not pass {1e4 / wunn_seconds / 1e3:.0f} thousand nodes a second")
 
+# %%
 # --- 4. Figure 2: train on the task, then walk again ---------------------------------------------------------------
 # LearnHeuristicPrac would now solve the task and Update on the plan: the WUNN trains until σ_e < √(κε) = 0.8 on
 # every record in the buffer, the new start included. We do exactly that for this one task (solved with Manhattan
@@ -179,6 +178,7 @@ print(f"the walk again, with the same random numbers: its first {shared} moves a
       f"{len(again.trace)} moves, at σ_e = {chosen_again[-1]:.2f}")
 
 
+# %%
 # --- figure ------------------------------------------------------------------------------------------------------
 def draw_board(ax, state, frame=None, note=None):
     """A 4x4 board on an axis, the blank grey; a coloured frame and a note underneath if given."""
@@ -226,10 +226,11 @@ ax.legend(fontsize=7, loc="lower right", ncol=2)
 fig.suptitle("GenerateTaskPrac on the 15-puzzle: candidates one move back, their σ_e and softmax probability p, "
              "the sampled one framed (red: the task's start)", fontsize=9)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("09_generate_task")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert chosen[-1] >= epsilon and (chosen[:-1] < epsilon).all(), "the walk stops at the first state with σ_e >= ε"
 assert task.steps == len(task.trace), "when σ_e stops the walk, Task.steps counts its moves"
@@ -239,6 +240,7 @@ assert wunn_seconds > 10 * ffnn_seconds, "the WUNN scores states far more slowly
 assert after[-1] < epsilon, "after the Update the old start should no longer count as unknown"
 assert len(again.trace) > len(task.trace), "after training on the task, the same walk should go further"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set WALK_SEED = 5: another walk, of another length; it still stops at the first state with σ_e >= ε, and
 #    after the Update the same random numbers still lead further.

@@ -27,28 +27,22 @@ Run from the repository root:  python tutorials/10_learn_heuristic.py
 import json
 import sys
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import FIGURES, ROOT, data, figure_path, train  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from la import data
 from la.config import NODES_PER_SECOND, LearnConfig, node_budget
 from la.domains.names import make_domain
 from la.heuristics.classical import Manhattan
 from la.heuristics.likely_admissible import LikelyAdmissible
-from la.runs.training import train
 from la.features import OneHot
-from la.plots.style import FIGURES, tutorial_figure_path
 from la.search import check_plan, ida_star
 
+# %%
 SEED = 8
 CUTS = (10, 20, 30, 40, 50)            # test tasks: Korf's instances, this many moves from the goal
 PER_CUT = 4                            # instances per cut
@@ -58,6 +52,7 @@ NUM_ITER = 14                          # iterations (exercise 1)
 TASK_SECONDS = 0.1                     # the budget per training task, in seconds of the authors' C# (exercise 2)
 puzzle = make_domain("15-puzzle")
 
+# %%
 # --- 1. The run --------------------------------------------------------------------------------------------------
 config = replace(LearnConfig(), num_iter=NUM_ITER, node_limit=node_budget(TASK_SECONDS), ffnn_batch=2_500,
                  buffer_size=2_500)
@@ -66,6 +61,7 @@ print(f"LearnHeuristicPrac on the 15-puzzle: NumIter {config.num_iter} (paper 50
 learner = train(puzzle, config, np.random.default_rng(SEED), OneHot(puzzle), progress=print)   # a line per iteration
 log = learner.log
 
+# %%
 # --- 2. What happened ----------------------------------------------------------------------------------------------
 alphas = [e["alpha"] for e in log]
 drops = [e["iteration"] for e in log if e["solved"] < config.solved_threshold]
@@ -105,6 +101,7 @@ print(f"buffer: {len(learner.buffer):,} records, labels 0..{learner.buffer.label
 
 assert len(learner.buffer) <= config.ffnn_batch, "a buffer larger than the FFNN batch would leave records out"
 
+# %%
 # --- 3. Where the heuristic works -------------------------------------------------------------------------------
 # At test time the heuristic is y^α with σ_t = σ_a (no quantile rule; paper §5), here at α = 0.9. The test tasks:
 # the last PER_CUT of Korf's instances that are at least 50 moves long, each cut to the state `cut` moves from the
@@ -150,6 +147,7 @@ if record.exists():
                   f"{row['generated']:13,.0f} nodes per instance (paper: {row['paper']['optimal']} %, "
                   f"{row['paper']['subopt']} %, {row['paper']['generated']:,} nodes)")
 
+# %%
 # --- 4. The two mechanisms after 14 iterations ----------------------------------------------------------------------
 # Tutorial 07 named them: while training, plan with y^α, not the mean, using σ_a where the network's mean lies below
 # y^q (a) and σ_t = √ε beyond it (b). Here the training-time heuristic as it planned the last iteration, against
@@ -169,6 +167,7 @@ for name, branch in (("(a) 10μ < y^q", familiar), ("(b) 10μ >= y^q", ~familiar
 # branch (a) and by √ε·Φ⁻¹(α) in branch (b), on fewer. Fewer overestimates along a plan mean fewer plans longer
 # than optimal, so labels closer to h* for the next Update: the point of both.
 
+# %%
 # --- figure ------------------------------------------------------------------------------------------------------
 it = np.arange(1, len(log) + 1)
 fig, axes = plt.subplots(1, 5, figsize=(18, 3.6))
@@ -197,10 +196,11 @@ for ax in axes:
 fig.suptitle(f"LearnHeuristicPrac on the 15-puzzle, reduced: {config.num_iter} iterations, "
              f"{config.node_limit:,} nodes per task", fontsize=10)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("10_learn_heuristic")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 name = f"y^{ALPHA}"
 assert log[0]["wunn_blocks"] == config.wunn_blocks and log[0]["beta_after"] == config.beta0, \
@@ -223,6 +223,7 @@ assert all(found["MD", k][1] == found["MD", k][0] for k in CUTS), "MD's plans ar
 assert all(over_alpha[b].sum() <= over_mean[b].sum() for b in (familiar, ~familiar)), \
     "in each branch, the training-time y^α overestimates no more often than the mean"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set NUM_ITER = 8: the run stops before its tasks outgrow the budget, so α stays at 0.99; its labels stop
 #    shorter, and part 3's learned heuristic fails sooner as k grows.

@@ -45,11 +45,10 @@ import json
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import FIGURES, ROOT, figure_path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -62,11 +61,11 @@ from la.experiments.table1 import PAPER, SuboptimalityConfig  # noqa: E402
 from la.features import OneHot  # noqa: E402
 from la.heuristics.classical import Manhattan  # noqa: E402
 from la.nn.config import FFNNConfig  # noqa: E402
-from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
 from la.plots.tables import table1_suboptimality  # noqa: E402
 from la.rivals.calibration import calibration, korf_states_with_h_star  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
 
+# %%
 SEED = 8
 NUM_ITER = 10                       # training iterations per network (exercise 1)
 SHORTENED = 20                      # test tasks: Korf's instances, this many moves from the goal (exercise 2)
@@ -74,6 +73,7 @@ INSTANCES = 20                      # ... of his first INSTANCES instances
 TEST_BUDGET = node_budget(1)        # nodes per test task (the full experiment: 2 billion) (exercise 3)
 puzzle = make_domain("15-puzzle")
 
+# %%
 # --- 1. Train the two heuristics ---------------------------------------------------------------------------------
 # Both with GenerateTaskPrac and the same reduced schedule; they differ only in the planning network: two outputs
 # with 2.5 % dropout and α from 0.99 (the paper's suboptimality network), or one output planning with its mean.
@@ -93,6 +93,7 @@ for name, config in configs.items():
           f"{np.mean([t['steps'] for t in log[-1]['tasks']]):.0f} moves long, "
           + ("planning with the mean (no α)" if log[-1]["alpha"] is None else f"α at the end {log[-1]['alpha']}"))
 
+# %%
 # --- 2. Test every row on the same tasks ---------------------------------------------------------------------------
 # Test time uses σ_t = σ_a, without the training-time quantile rule (paper §5): `test_heuristic(alpha)`.
 cfg = replace(SuboptimalityConfig(), runs=1, instances=tuple(range(1, INSTANCES + 1)))
@@ -116,6 +117,7 @@ for row in cfg.rows():
     tests.append({"row": row, "records": records, **summarize(records)})
     print(f"  row {row:>4}: {tests[-1]['tasks'] - tests[-1]['unsolved']}/{len(tasks)} solved")
 
+# %%
 # --- 3. Table 1, and how calibrated y^α is ------------------------------------------------------------------------
 rows = table(cfg, tests, PAPER)
 print(f"\nTable 1 at tutorial scale: {len(tasks)} of Korf's instances shortened to {SHORTENED} moves, "
@@ -127,6 +129,7 @@ checked = calibration(lambda alpha: learners["alpha"].test_heuristic(alpha), sta
 print(f"calibration, fraction of the {len(states):,} states on Korf's optimal solutions with y^α <= h*: "
       + ", ".join(f"α {c['alpha']}: {c['y_alpha_below_h_star']:.2f}" for c in checked))
 
+# %%
 # --- 4. What showed at this scale ---------------------------------------------------------------------------------
 common = {r["row"]: r["common"] for r in rows}                 # on the tasks every row solved
 learned = [str(a) for a in cfg.alphas]                          # 0.95 ... 0.05
@@ -154,12 +157,13 @@ if record.exists():
               f"optimal   (paper: {r['paper']['generated']:13,} nodes, {r['paper']['subopt']} %, "
               f"{r['paper']['optimal']} %)")
 
-out = tutorial_figure_path(__file__)                        # figures/tutorials/, ignored by git
+out = figure_path("11_reproduce_table1")  # figures/tutorials/, ignored by git
 table1_suboptimality({"config": {"alphas": list(cfg.alphas)}, "table": rows,
                       "title": f"Table 1 at tutorial scale: Korf's instances shortened to {SHORTENED} moves "
                                f"(the paper's values: full instances, full training)"}, out)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 by_mine = {r["row"]: r for r in rows}
 assert by_mine["MD"]["subopt"] == 0 and by_mine["MD"]["optimal"] == 100, "MD is admissible: always optimal"
@@ -177,6 +181,7 @@ if record.exists():
     assert abs(by_row["N/A"]["subopt"] - by_row["0.05"]["subopt"]) < 1, \
         "... but its suboptimality is level with α = 0.05's"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set NUM_ITER = 6: the networks learn labels of a dozen moves or so (part 1), and on the same 20-move tasks
 #    the learned rows need many more nodes, or fail.

@@ -30,15 +30,13 @@ import json
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import FIGURES, ROOT, figure_path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
 from la.plots.tables import table2_efficiency  # noqa: E402
 from la.config import node_budget  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
@@ -46,6 +44,7 @@ from la.experiments.efficiency import PAPER, EfficiencyConfig, solve_in_order, t
 from la.features import OneHot  # noqa: E402
 from la.learn import learn_heuristic_prac  # noqa: E402
 
+# %%
 SEED = 11                                                    # (exercise 1)
 TRAIN_SECONDS = 0.25                                         # per training task, in the authors' C# seconds (ex. 2)
 TEST_SECONDS = 5                                             # for the whole test set (exercise 3)
@@ -54,6 +53,7 @@ full = EfficiencyConfig()                                    # the paper's setti
 cfg = replace(full, learn=replace(full.learn, num_iter=10, node_limit=node_budget(TRAIN_SECONDS)), runs=1,
               test_sets=1, test_budget=node_budget(TEST_SECONDS), test_task_limit=node_budget(1))
 
+# %%
 # --- 1. Train one network per way of making tasks ------------------------------------------------------------------
 # Each variant is LearnHeuristicPrac with the efficiency experiment's single-output network; only the tasks differ.
 # A LengthInc learner has no WUNN at all; GTP's WUNN chooses its tasks from the second iteration on.
@@ -82,6 +82,7 @@ for k, variant in enumerate(cfg.variants()):
 # GTP's walks start at one move and grow as its WUNN learns; LengthInc's grow by the same amount every iteration,
 # whatever the network has learnt. (The LengthInc learners have no WUNN, so they train far faster.)
 
+# %%
 # --- 2. Test every network on the same test set -------------------------------------------------------------------
 # Task k of the set is a walk of k random moves back from the goal; tasks are tried in order, each with at most
 # `test_task_limit` nodes (`solve_in_order`). A task is started only while the set has used fewer than
@@ -96,6 +97,7 @@ for variant, learner in learners.items():
     print(f"  {variant:>4}: solved {test['solved']} of the {test['attempted']} test tasks it reached "
           f"({test['nodes']:,} nodes)")
 
+# %%
 # --- 3. Table 2 at tutorial scale, beside the paper's and the committed full-scale runs -----------------------------
 rows = table(cfg, results)
 committed_path = FIGURES / "efficiency.json"                     # committed results, read only
@@ -110,6 +112,7 @@ for r in rows:
     print(f"{r['variant']:>9} | {r['solved_train']:14.1f}% {r['solved_test']:5.1f}% | "
           f"{PAPER[r['variant']][0]:11.1f}% {PAPER[r['variant']][1]:5.1f}% | {more}")
 
+# %%
 # --- 4. Did the difference show? ------------------------------------------------------------------------------------
 test = {r["variant"]: r["solved_test"] for r in rows}
 train = {r["variant"]: r["solved_train"] for r in rows}
@@ -140,10 +143,11 @@ if committed:
 # 10 runs × 10 test sets (`python -m la.experiments.efficiency --paper`, hours) are the scale at which the claim
 # is made.
 
-out = tutorial_figure_path(__file__)                        # figures/tutorials/, ignored by git
+out = figure_path("12_reproduce_table2")  # figures/tutorials/, ignored by git
 table2_efficiency({"table": rows}, out)
 print(f"saved {out.relative_to(ROOT)}")
 
+# %%
 # --- the point, loosely: what holds at every scale, checked ---------------------------------------------------------
 assert min(train["1"], train["2"]) > 90 and max(train["8"], train["10"]) < 40, \
     "small increments solve nearly all their training tasks, large ones few"
@@ -154,6 +158,7 @@ assert all(r["nodes"] < cfg.test_budget + 1.2 * cfg.test_task_limit for r in res
 if committed:
     assert max(gtp) - min(gtp) > lead, "GTP's Solved Test varies from run to run by more than its lead"
 
+# %%
 # --- exercises ------------------------------------------------------------------------------------------------------
 # 1. Set SEED = 12: another run. The training column keeps its pattern; the test column's order among the better
 #    rows changes, which is why one run cannot settle the paper's claim.

@@ -25,12 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, figure_path  # noqa: E402
 
-import matplotlib                                                         # noqa: E402
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt                                           # noqa: E402
 import numpy as np                                                        # noqa: E402
 
@@ -42,10 +40,10 @@ from la.heuristics.classical import Manhattan                                   
 from la.heuristics.pdb import PDBHeuristic, partition_sums                # noqa: E402
 from la.pdb import sets, store                                            # noqa: E402
 from la.pdb.sliding_tile import TilePattern                               # noqa: E402
-from la.plots.style import tutorial_figure_path                           # noqa: E402
 from la.search import check_plan, ida_star                                # noqa: E402
 from la.search.bfs import ExactDistances                                  # noqa: E402
 
+# %%
 scratch = tempfile.TemporaryDirectory(prefix="la-tutorial-13-")            # this tutorial's PDB tables
 
 
@@ -67,6 +65,7 @@ def abstract(domain, state, tiles):
     return [" ".join(cells[r * domain.width:(r + 1) * domain.width]) for r in range(domain.width)]
 
 
+# %%
 # --- 1. A PDB of the 8-puzzle, checked against h* -------------------------------------------------------------
 # The abstraction of pattern {1,2,3,4} keeps where tiles 1-4 and the blank are. Its PDB is filled by a
 # breadth-first search backwards from the goal over the abstract states (la.pdb.sliding_tile explains how the
@@ -98,6 +97,7 @@ for tiles, table in pdb.items():
           f"never above h*: {bool((h <= h_star).all())}")
     assert (h <= h_star).all()
 
+# %%
 # --- 2. Disjoint patterns add up; overlapping ones only max ------------------------------------------------------
 # Each move slides one tile. Split an optimal plan's h*(s) moves by the tile they move: with disjoint patterns each
 # move is counted by at most one PDB, and by the argument above PDB_P(s) <= (moves of P's tiles). Adding up,
@@ -133,6 +133,7 @@ print(f"  the max is admissible on every state: {bool((overlap_max <= h_star).al
       f"mean {overlap_max.mean():.2f} (MD {md.mean():.2f}, partition sum {partition_sum.mean():.2f})")
 assert len(too_high) > 0 and (overlap_max <= h_star).all()
 
+# %%
 # --- 3. The 24-puzzle's 15 network inputs ------------------------------------------------------------------------
 # On the 24-puzzle the paper's networks see not the board but 15 numbers (§5): the ten PDBs of two partitions A and
 # B, the two partition sums, Manhattan and Hamming distance, each divided by a scale (about the largest value it can
@@ -170,6 +171,7 @@ h_ad = features.admissible(state[None])[0]
 print(f"  {len(x)} inputs; h_ad = max of the admissible ones = {h_ad}, the optimal cost {optimal}")
 assert len(names) == len(h_arr) and len(x) == len(h_arr) + 1 and h_ad <= optimal
 
+# %%
 # --- 4. How much stronger than Manhattan distance: the 15-puzzle ------------------------------------------------
 # Two additive partitions of small patterns, each built in seconds: 4-4-4-3 and 5-5-5 (sizes printed below). Larger
 # patterns see more of the tiles' interference, so they prune more. (`la.pdb.sets` has Korf & Felner's stronger
@@ -218,6 +220,7 @@ for name, n in nodes.items():
 print(f"  in time the 5-5-5 sum saves {search_seconds['MD'] / search_seconds['5-5-5']:.1f}x, against "
       f"{nodes['MD'].sum() / nodes['5-5-5'].sum():.0f}x in nodes")
 
+# %%
 # --- The figure: what the heuristics know, and what it buys ---------------------------------------------------
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
 levels = np.arange(h_star.max() + 1)
@@ -238,11 +241,12 @@ right.set(xlabel="Korf instance (sorted by MD's nodes)", ylabel="nodes generated
 right.set_title(f"15-puzzle, the {EASIEST} easiest of Korf's 100: MD vs additive PDB sums", fontsize=10)
 right.legend(fontsize=8)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("13_pattern_databases")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=120)
 print(f"saved {out.relative_to(ROOT)}")
 scratch.cleanup()
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert nodes["MD"].sum() > 5 * nodes["5-5-5"].sum(), "the 5-5-5 PDB sum should prune far more than MD"
 assert nodes["MD"].sum() > nodes["4-4-4-3"].sum() > nodes["5-5-5"].sum(), "larger patterns prune more"

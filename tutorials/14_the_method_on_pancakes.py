@@ -33,18 +33,14 @@ Run from the repository root:  python tutorials/14_the_method_on_pancakes.py
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import FIGURES, ROOT, figure_path  # noqa: E402
 
-import matplotlib  # noqa: E402
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
 from la.plots.records import read_record  # noqa: E402
 from la.rivals.calibration import calibration  # noqa: E402
 from la.config import DOMAINS  # noqa: E402
@@ -59,6 +55,7 @@ from la.runs.training import train  # noqa: E402
 from la.pdb import sets, store  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
 
+# %%
 DOMAIN = "24-pancake"
 SEED = 8
 ALPHAS = (0.95, 0.9, 0.75, 0.5, 0.25, 0.05)       # a few of the paper's seven α rows
@@ -66,6 +63,7 @@ TEST_TASKS = 10                                    # the cheapest of the 50 test
 TEST_BUDGET = 2_000_000                            # nodes per test task (the full experiment: 1.1 billion)
 began, pancake = time.perf_counter(), make_domain(DOMAIN)
 
+# %%
 # --- 1. The 14 inputs, and h_ad -----------------------------------------------------------------------------------
 # A location-based PDB of a pattern, say pancakes {0,...,4}, knows only where those five are, and stores the fewest
 # flips that bring them home, counting only the flips that take one of them off the top (`la.pdb.pancake`). Every
@@ -121,6 +119,7 @@ print(f"IDA* on stack #{example.id} with h_ad alone: {'' if alone.solved else 'n
 # h^ad)"). The rounding is the authors' code's (C#'s Math.Round, half to even): IDA*'s bounds are integers, and
 # round(y^α) <= h* whenever y^α <= h*, so it costs no admissibility either. Part 4 counts how often the floor binds.
 
+# %%
 # --- 2. LearnHeuristicPrac on the 24-pancake, shortened ---------------------------------------------------------
 # The domain's settings (la.config.DOMAINS: 8 hidden units, no dropout, the paper's MaxSteps), with fewer
 # iterations and a far smaller node budget per training task; all else, the WUNN's training included, is the paper's.
@@ -142,6 +141,7 @@ for which, learn_cfg, seed in (("alpha", cfg.learn, SEED), ("mean", cfg.learn_me
           f"{np.mean([t['steps'] for t in last['tasks']]):.0f} moves long"
           + (", planning with the mean (no α)" if last["alpha"] is None else f", α at the end {last['alpha']}"))
 
+# %%
 # --- 3. Table 3's pancake rows at tutorial scale --------------------------------------------------------------
 # At test time σ_t = σ_a, without the training-time quantile rule (paper §5): `test_heuristic(alpha)`, floored at
 # h_ad as in training; the single-output network plans with max(round(μ), h_ad).
@@ -186,6 +186,7 @@ else:
 print(f"  unsolved within the budget (of all {TEST_TASKS}): α = {learned[0]} {sum(by_row[learned[0]]['unsolved'])}, "
       f"α = {learned[-1]} {sum(by_row[learned[-1]]['unsolved'])}")
 
+# %%
 # --- 4. Calibration against exact costs, and the floor ----------------------------------------------------------
 # On the same states as in part 1: for each α the share with y^α <= h* (a calibrated y^α puts it at α), the
 # share with the integer h = max(round(y^α), h_ad) <= h* (at least as large: rounding and the floor never break
@@ -201,6 +202,7 @@ for c in checked:
 mean_h = learners["mean"].test_heuristic()
 print(f"the single-output network: h = max(round(μ), h_ad) <= h* on {np.mean(mean_h(states) <= h_star):.2f} of them")
 
+# %%
 # --- 5. The committed full-scale run (`python -m la.plots --table3 ... --copy` adopts one) ----------------------
 record = FIGURES / f"table3_{DOMAIN}.json"                        # committed results, read only
 if record.exists():
@@ -211,6 +213,7 @@ else:
     print(f"\nno committed full-scale result yet ({record.relative_to(ROOT)} does not exist): "
           f"`python -m la.experiments.suboptimality --domain {DOMAIN} --full` makes one")
 
+# %%
 # --- The figure: what the network learnt, and how calibrated it is -------------------------------------------
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))    # (the training curves are printed, line by line)
 alphas = [c["alpha"] for c in checked]
@@ -231,10 +234,11 @@ right.set(xlabel="h* (flips to the goal)", ylabel="mean h over the states with t
 right.legend(fontsize=7)
 fig.suptitle("LearnHeuristicPrac on the 24-pancake at tutorial scale (reduced, not the paper's protocol)", fontsize=10)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                          # figures/tutorials/, ignored by git
+out = figure_path("14_the_method_on_pancakes")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 # Every test plan of part 3 was replayed to the goal (check_plan) before it was counted.
 assert (h_ad_all <= h_star).all() and (gap_all <= h_star).all(), "h_ad and gap never overestimate"

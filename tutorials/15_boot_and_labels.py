@@ -38,15 +38,11 @@ Run from the repository root:  python tutorials/15_boot_and_labels.py
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import FIGURES, ROOT, figure_path  # noqa: E402
 
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
@@ -61,11 +57,11 @@ from la.config import DOMAINS  # noqa: E402
 from la.experiments.suboptimality_table import summarize  # noqa: E402
 from la.heuristics.classical import Manhattan, Weighted  # noqa: E402
 from la.plots.baselines import read_all  # noqa: E402
-from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
 from la.rivals.boot import BootConfig, bootstrap  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
 from la.search.bfs import ExactDistances  # noqa: E402
 
+# %%
 SEED = 15
 WEIGHT = 2                          # part 1's inadmissible planner: IDA* with 2 × Manhattan distance
 TASKS = 100                         # part 1's tasks: random walks back from the goal, of WALKS moves
@@ -78,6 +74,7 @@ eight = make_domain("8-puzzle")
 exact = ExactDistances(eight)       # h* of every state, breadth-first from the goal (tutorial 00)
 print(f"the 8-puzzle: {len(exact):,} states, h* from 0 to {exact.distance.max()} (breadth-first search)")
 
+# %%
 # --- 1. Labels from plans that are not optimal -----------------------------------------------------------------
 # LearnHeuristicPrac's memory buffer (`la.buffer`) holds every state of each solved plan with its cost-to-go
 # along the plan, the goal with 0, each distinct (state, label) pair once: a state reached by two plans of
@@ -97,6 +94,7 @@ print(f"  their {len(suffix_excess):,} plan-suffix records: label > h* on {np.me
       f"by {suffix_excess[suffix_excess > 0].mean():.2f} moves on average there and at most "
       f"{suffix_excess.max()}; label < h* on {np.sum(suffix_excess < 0)}")
 
+# %%
 # --- 2. Boot -----------------------------------------------------------------------------------------------------
 # One line per round, from `Boot.log`: the instances tried and solved, the budget it ran with, the examples in the
 # training set TS (they accumulate), whether it trained, and the instances left unsolved in Ins.
@@ -157,6 +155,7 @@ print(f"\nIDA* on {TEST_TASKS} uniform random 8-puzzles (mean h* {test_h_star.me
 test_row("Manhattan distance", md)
 test_row("Boot: round(μ)", boot.heuristic())
 
+# %%
 # --- 3. The committed full-scale Boot rows ----------------------------------------------------------------------
 # `python -m la.experiments.suboptimality ... --baselines boot --only-baselines` writes a record whose table holds
 # the paper's rows unmeasured and Boot's row; once adopted it is committed as figures/baselines_<domain>*.json.
@@ -173,6 +172,7 @@ if not committed:
     print("\nno committed Boot row yet: `python -m la.experiments.suboptimality --domain 24-pancake --full "
           "--baselines boot --only-baselines` makes one")
 
+# %%
 # --- The figure -------------------------------------------------------------------------------------------------
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.3))
 ax = axes[0]
@@ -202,10 +202,11 @@ twin.set_yticks(sorted(set(budgets)), [f"{b:,}" for b in sorted(set(budgets))])
 twin.yaxis.set_minor_formatter(NullFormatter())
 fig.suptitle("Where the labels come from, and Boot, on the 8-puzzle with exact h* (tutorial scale)", fontsize=10)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                          # figures/tutorials/, ignored by git
+out = figure_path("15_boot_and_labels")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 # Every plan found above was replayed to the goal (check_plan) before it was counted.
 assert (suffix_excess > 0).any() and (suffix_excess >= 0).all(), \

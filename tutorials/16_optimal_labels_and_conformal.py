@@ -41,14 +41,11 @@ Run from the repository root:  python tutorials/16_optimal_labels_and_conformal.
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import FIGURES, ROOT, figure_path  # noqa: E402
 
-import matplotlib  # noqa: E402
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -61,12 +58,12 @@ from la.experiments.suboptimality_table import summarize  # noqa: E402
 from la.heuristics.classical import Manhattan  # noqa: E402
 from la.heuristics.likely_admissible import LikelyAdmissible  # noqa: E402
 from la.plots.baselines import read_all  # noqa: E402
-from la.plots.style import FIGURES, tutorial_figure_path  # noqa: E402
 from la.rivals.calibration import ALPHAS, calibration, conformal_heuristic  # noqa: E402
 from la.rivals.optimal_labels import OptimalPlanConfig, labelled_states, train_optimal_plan_network  # noqa: E402
 from la.search import check_plan, ida_star  # noqa: E402
 from la.search.bfs import ExactDistances  # noqa: E402
 
+# %%
 SEED = 15                           # tutorial 15's
 WALKS = (1, 60)                     # the optimal-plan network's starts: walks of 1-60 moves
 RECORDS = 3000                      # its records, each with its exact h*
@@ -81,6 +78,7 @@ eight = make_domain("8-puzzle")
 exact = ExactDistances(eight)       # h* of every state, breadth-first from the goal (tutorial 00)
 print(f"the 8-puzzle: {len(exact):,} states, h* from 0 to {exact.distance.max()} (breadth-first search)")
 
+# %%
 # --- 1. Optimal labels -----------------------------------------------------------------------------------------
 # Walks of WALKS moves, each start solved by IDA* with MD (admissible, so every plan is optimal), every state of its
 # plan kept with its cost-to-go. Part 2 trains the network on these very records (the same generator).
@@ -91,6 +89,7 @@ optimal_excess = records.h_star - exact(records.states)
 print(f"la.rivals.optimal_labels: {len(records.h_star):,} records from the optimal plans of {records.solved} walk "
       f"starts; label = breadth-first h* on {np.sum(optimal_excess == 0):,} of them")
 
+# %%
 # --- 2. The optimal-plan network ------------------------------------------------------------------------------
 # The α network of the 15-puzzle (20 hidden units, two outputs, 2.5 % dropout, y/10), trained by `fit_full_batch`
 # (tutorial 08) on part 1's records: the same generator, so the same records.
@@ -161,6 +160,7 @@ for alpha in (0.5, 0.75, 0.9, 0.95):
 # 10μ there (printed) shows how far this short training got: the larger α, the smaller h(goal), and IDA* stops its
 # last iteration that much nearer the plan's cost, which at this scale can outweigh a weaker h elsewhere.
 
+# %%
 # --- 3. Conformal y^α --------------------------------------------------------------------------------------------
 # q_α from N_CAL states of one kind (`conformal_heuristic`, which ranks the residuals of `la.rivals.calibration`),
 # then coverage, the share with y <= h* (`la.experiments.baselines.coverage`), on the held-out states of both kinds.
@@ -199,6 +199,7 @@ print(HEADER)
 for source in calibrate:
     test_row(f"conformal 0.9, calibrated {source}", conformal_heuristic(op.net, op.encoding, *calibrate[source], 0.9))
 
+# %%
 # --- 4. The committed full-scale results (figures/baselines_<domain>.json, read by `la.plots.baselines`) ----------
 paths = sorted(FIGURES.glob("baselines_*.json"))
 for domain, (path, record) in (read_all(paths).items() if paths else []):
@@ -220,6 +221,7 @@ if not paths:
     print("\nno committed baselines record yet: `python -m la.experiments.suboptimality --domain 24-pancake --full "
           "--baselines optimal,conformal --only-baselines` makes one")
 
+# %%
 # --- The figure --------------------------------------------------------------------------------------------------
 fig, ax = plt.subplots(figsize=(9, 4.6))
 ax.plot([0, 1], [0, 1], "k:", lw=1, label="y = α")
@@ -234,10 +236,11 @@ ax.set(xlabel="α", ylabel="share of held-out states with y <= h*", xlim=(0, 1),
        title="coverage of the optimal-plan network's bounds, 8-puzzle (tutorial scale)")
 ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                          # figures/tutorials/, ignored by git
+out = figure_path("16_optimal_labels_and_conformal")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 # Every plan found above was replayed to the goal (check_plan) before it was counted.
 assert (optimal_excess == 0).all() and same, "la.rivals.optimal_labels' labels are the breadth-first h*, every one"

@@ -42,15 +42,11 @@ Run from the repository root:  python tutorials/17_confidence.py
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, figure_path  # noqa: E402
 
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy.stats import spearmanr  # noqa: E402
@@ -66,8 +62,8 @@ from la.heller.evaluators import NNEvaluator  # noqa: E402
 from la.heller.ood import UniformNoise, WeightedNoise  # noqa: E402
 from la.heller.teacher import teacher_data, teacher_heuristic  # noqa: E402
 from la.heller.thresholds import AdaptiveThreshold, MeanThreshold  # noqa: E402
-from la.plots.style import tutorial_figure_path  # noqa: E402
 
+# %%
 SEED = 14
 EPOCHS, CHUNK = 100, 25         # per network (the experiment: up to 500, stopping early); a line every CHUNK
 full = CONFIGS["15-puzzle"]
@@ -91,6 +87,7 @@ def span(b):
     return f"{BANDS[b]}-{BANDS[b + 1] - 1}" if b + 1 < len(BANDS) else f">= {BANDS[b]}"
 
 
+# %%
 # --- 1. Teacher data, two classifiers, and Table 1 -----------------------------------------------------------------
 # Seeds: random walks of 1..walk_max moves back from the goal (la's puzzles have one goal; the paper walks forward
 # from a task's initial state). Each seed is solved by GBFS with MD; every state of every plan is labelled with its
@@ -152,6 +149,7 @@ print(f"  ... and on uniform noise, which it never saw: {100 * w50['out_u']:.1f}
 print(f"  in distribution: In {100 * w50['in']:.1f}% against {100 * standard['in']:.1f}%, τ {w50['tau']:.3f} against "
       f"{standard['tau']:.3f} (the paper: In {PAPER_OOD['W50'][0]}% against {PAPER_OOD['Standard'][0]}%)")
 
+# %%
 # --- 2. Why two thresholds: confidence against h^NN ----------------------------------------------------------------
 # W50 (the network tutorial 18 searches with); the thresholds are percentiles of its confidences on the training
 # states, the adaptive ones per cost group (`la.heller.thresholds`). By construction the adaptive threshold prunes
@@ -181,6 +179,7 @@ for b in range(len(BANDS)):
                          f"{100 * pruned[label][what][m].mean():5.0f}%")
     print(f"{span(b):>8} | {' '.join(cells[:2])} | {' '.join(cells[2:4])} | {' '.join(cells[4:])}")
 
+# %%
 # --- The figure ------------------------------------------------------------------------------------------------------
 fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
 ax = axes[0]
@@ -202,10 +201,11 @@ ax.legend(fontsize=7, loc="lower left")
 fig.suptitle("Confidence of a classification heuristic on the 15-puzzle, at tutorial scale (Heller et al. 2022)",
              fontsize=11)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("17_confidence")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert all(all(a > b for a, b in zip(c, c[1:])) for c in chunks.values()), \
     "the networks are still improving when the epoch cap stops them"

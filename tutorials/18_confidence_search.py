@@ -31,14 +31,11 @@ Run from the repository root:  python tutorials/18_confidence_search.py
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import la  # noqa: E402,F401  (before NumPy, so that it runs with one BLAS thread: la/__init__.py)
+# The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
+sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
+from course import ROOT, figure_path  # noqa: E402
 
-import matplotlib  # noqa: E402
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 import numpy as np  # noqa: E402
@@ -58,9 +55,9 @@ from la.heller.teacher import label_plans, teacher_data, teacher_heuristic  # no
 from la.heller.thresholds import AdaptiveThreshold, MeanThreshold  # noqa: E402
 from la.heller.uncertainty_fit import fit_wunn  # noqa: E402
 from la.nn.config import build_wunn  # noqa: E402
-from la.plots.style import tutorial_figure_path  # noqa: E402
 from la.search import check_plan  # noqa: E402
 
+# %%
 SEED = 14                       # tutorial 17's
 EPOCHS, CHUNK = 100, 25         # tutorial 17's
 WUNN_EPOCHS = 60                # part 3's WUNN (the experiment: up to 500, stopping early)
@@ -76,6 +73,7 @@ puzzle = make_domain(cfg.domain)
 md = teacher_heuristic(puzzle)                 # Manhattan distance: teacher and classical heuristic
 encoding = for_domain(puzzle)                  # the one-hot, 128 inputs
 
+# %%
 # --- The network of tutorial 17 --------------------------------------------------------------------------------------
 # The same teacher data, split and W50 network as tutorial 17 (the same seeds), trained again here.
 rng = np.random.default_rng([SEED, 0])
@@ -98,6 +96,7 @@ for first in range(0, EPOCHS, CHUNK):
           f"{min(history.val_loss):.3f} ({time.perf_counter() - began:.0f} s)")
 evaluator = NNEvaluator(net, encoding)                                # states -> (h^NN, c^NN), batched
 
+# %%
 # --- 1. Pruning in GBFS and in the dual queue -------------------------------------------------------------------
 # The thresholds are percentiles of W50's confidences on the training states, the adaptive ones per cost group. The
 # rows are those of the experiment's coverage table (`la.experiments.confidence_config.rows`) that prune by c^NN:
@@ -155,6 +154,7 @@ print(f"  the mildest pruning in GBFS: M{cfg.X[0]} {solved[f'GBFS M{cfg.X[0]}']}
       f"{solved[f'GBFS A{cfg.X[0]}']} against base {solved['GBFS base']} (the paper: A5 helps in 5 of its 8 "
       f"domains, M5 harms in all)")
 
+# %%
 # --- 2. The states the search met ----------------------------------------------------------------------------------
 # The distinct states GBFS with h^NN evaluated, beside the held-out teacher states: a held-out state that h^NN puts
 # near the goal is confident, for it lies on the last moves of plans much like the training plans. If the states
@@ -168,6 +168,7 @@ print(f"\nGBFS with h^NN evaluated {len(met_states):,} distinct states, {np.mean
       f"h^NN < {NEAR} (of the held-out states: {np.mean(h_held < NEAR):.0%}); median c^NN there "
       f"{np.median(c_met[h_met < NEAR]):.3f} (held-out: {np.median(c_held[h_held < NEAR]):.3f})")
 
+# %%
 # --- 3. σ_e against max-softmax -------------------------------------------------------------------------------------
 # The WUNN learns the teacher's cost itself (Eq. 2, β fixed at 1e-5), with early stopping like the classifiers.
 started = time.perf_counter()
@@ -214,6 +215,7 @@ print(f"  on held-out states, each signal's ρ with −|err| beyond that of dist
 print(f"  on the states met, the two signals agree (ρ > 0): {bool(met_sig['rho'] > 0)}; either ranks the errors "
       f"there (ρ > 0.3): c^NN {met_sig['rank']['c'] > 0.3}, −σ_e {met_sig['rank']['e'] > 0.3}")
 
+# %%
 # --- The figure -----------------------------------------------------------------------------------------------------
 fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.6))
 names = list(results)
@@ -236,10 +238,11 @@ right.legend(fontsize=7)
 fig.suptitle("Searching with a classifier's confidence on the 15-puzzle, at tutorial scale (Heller et al. 2022)",
              fontsize=11)
 fig.tight_layout()
-out = tutorial_figure_path(__file__)                    # figures/tutorials/, ignored by git
+out = figure_path("18_confidence_search")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 
+# %%
 # --- the point, loosely: each claim above, checked ---------------------------------------------------------------
 assert replayed == sum(solved.values()), "every plan found was replayed to the goal"
 assert solved["GBFS base"] < solved["GBFS classical"], "the network is weak: GBFS with h^NN alone solves fewer"

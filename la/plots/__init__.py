@@ -6,7 +6,7 @@ PNG with the Agg backend. The records the committed figures come from are commit
 `figures/table3_<domain>.json`, each with the command and commit that made it.
 
 - `style`: what they all share: matplotlib with the Agg backend, `plt`, `save`, `or_nan`, where figures go
-  (`FIGURES`, and `tutorial_figure_path` for the tutorials' own figures).
+  (`FIGURES`; the tutorials' own figures: tutorials/course.py).
 - `records`: the results records, checked before anything is drawn (`read_record`, `read_table3`).
 - `generate_task`: Figures 1 and 2, GenerateTaskPrac on 15-puzzle boards.
 - `tables`: Table 2 as bars; Table 1 (or 3) against α, its calibration and learning curves

@@ -15,16 +15,6 @@ from la.io import write_binary  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "figures"
-TUTORIAL_FIGURES = FIGURES / "tutorials"          # ignored by git (.gitignore)
-
-
-def tutorial_figure_path(tutorial) -> Path:
-    """Where a tutorial (pass its `__file__`) saves its figure: figures/tutorials/<its name>.png.
-
-    The folder is ignored by git, so reading the tutorials never changes a committed file; the committed
-    figures in figures/ are drawn only by `python -m la.plots`, from committed results."""
-    TUTORIAL_FIGURES.mkdir(parents=True, exist_ok=True)
-    return TUTORIAL_FIGURES / f"{Path(tutorial).stem}.png"
 
 
 def save(fig, path) -> None:
