@@ -1,7 +1,8 @@
-"""The sliding-tile puzzle of any width: the 8-, 15- and 24-puzzle.
+"""The sliding-tile puzzle: the square 8-, 15- and 24-puzzle, and rectangular boards (2x5, 3x4).
 
-A state is a row of W·W small integers, `state[p]` = the tile at board position p (row-major,
-0 = top-left), 0 = the blank. The goal is Korf's: the blank top-left and tile t at position t.
+A state is a row of N = H·W small integers (H rows, W columns), `state[p]` = the tile at board
+position p (row-major, 0 = top-left), 0 = the blank. The goal is Korf's: the blank top-left and tile
+t at position t, row by row.
 
 A move sends the blank from position b to a neighbouring position t; the tile at t slides into b.
 Its code is `b·N + t` (N = W·W cells), so the move that undoes it, `t·N + b`, follows from the code
@@ -14,17 +15,22 @@ from la.domains.domain import STATE_MAX, Domain
 
 
 class SlidingTile(Domain):
-    """The (W²−1)-puzzle; `SlidingTile(4)` is the 15-puzzle."""
+    """The (H·W−1)-puzzle: `SlidingTile(4)` is the 15-puzzle, `SlidingTile(5, height=2)` the 2x5
+    puzzle (2 rows of 5)."""
 
-    def __init__(self, width: int):
-        if width < 2:
-            raise ValueError(f"a sliding-tile puzzle needs a width of at least 2, got {width}")
-        if width * width - 1 > STATE_MAX:  # tiles 0..W²-1
+    def __init__(self, width: int, height: int | None = None):
+        height = width if height is None else height
+        if width < 2 or height < 2:
+            raise ValueError(f"a sliding-tile puzzle needs at least 2 rows and 2 columns, "
+                             f"got {height}x{width}")
+        if width * height - 1 > STATE_MAX:  # tiles 0..H·W-1
             raise ValueError(f"a sliding-tile puzzle holds at most {STATE_MAX} tiles, 16x16 "
-                             f"(states are rows of uint8), got {width}x{width}")
-        self.width = width
-        self.size = width * width
-        self.name = f"{self.size - 1}-puzzle"
+                             f"(states are rows of uint8), got {height}x{width}")
+        self.width, self.height = width, height
+        self.size = width * height
+        # Square boards by their tiles (Korf's 15-puzzle), rectangles by rows x columns.
+        self.name = (f"{self.size - 1}-puzzle" if width == height
+                     else f"{height}x{width}-puzzle")
         self.goal = np.arange(self.size, dtype=np.uint8)
         position = np.arange(self.size)
         row, col = position // width, position % width
@@ -33,7 +39,7 @@ class SlidingTile(Domain):
         # (`SlidingPuzzle/SlidingPuzzle.cs`), where the paper gives none.
         self.offsets = np.array([-width, -1, 1, width])
         # (N, 4) each
-        self._legal = np.stack([row > 0, col > 0, col < width - 1, row < width - 1], axis=1)
+        self._legal = np.stack([row > 0, col > 0, col < width - 1, row < height - 1], axis=1)
         self._target = np.where(self._legal, position[:, None] + self.offsets, 0)
         self._code = position[:, None] * self.size + self._target
         # Tables indexed by move code, so that the hot path gathers instead of dividing; (N²,) each.
@@ -113,7 +119,7 @@ class SlidingTile(Domain):
         digits = len(str(self.size - 1))
         cells = [("." if v == 0 else str(int(v))).rjust(digits) for v in state]
         return "\n".join(" ".join(cells[r * self.width:(r + 1) * self.width])
-                         for r in range(self.width))
+                         for r in range(self.height))
 
 
 def permutation_parity(perm: np.ndarray) -> int:

@@ -116,9 +116,9 @@ class LikelyAdmissible:
         """T[v, p]: v at position p's share of z1; D[v·M + m]: z1's change when move m slides
         tile v."""
         width, n = self.domain.width, self.domain.size
-        W1 = self.net.params["W1"]                                      # (2·W·N, H)
-        col_bit, row_bit = one_hot_index(width, np.arange(n)[:, None],
-                                         np.arange(n)[None, :])         # (N, N)
+        W1 = self.net.params["W1"]                                      # ((W+rows)·N, H)
+        col_bit, row_bit = one_hot_index(width, np.arange(n)[:, None], np.arange(n)[None, :],
+                                         self.domain.height)            # (N, N)
         T = W1[col_bit] + W1[row_bit]                                   # (N values, N positions, H)
         b, t = self.domain.blank_from, self.domain.blank_to             # move m: blank b -> t
         blank_change = T[0, t] - T[0, b]                                # (M, H)
