@@ -9,10 +9,10 @@ nor comment, nor docstring); tests/test_layout.py checks the list.
     la.config                           148    83  LearnConfig: Alg. 2's constants; per domain (§5)
     la.domains                           15     0
     la.domains.domain                    94    48  the domain contract
-    la.domains.sliding_tile             130    82  the 15-puzzle (§5)
+    la.domains.sliding_tile             136    85  the 15-puzzle (§5), any board
     la.domains.walk                      35    22  random walks back from the goal
     la.features                          22     2
-    la.features.one_hot                  77    47  the 15-puzzle's input (§5)
+    la.features.one_hot                  83    51  the 15-puzzle's input (§5)
     la.heuristics                         9     0
     la.heuristics.base                   53    17  the heuristic contract
     la.heuristics.likely_admissible     215   121  y^α (§3-§5)
@@ -29,7 +29,7 @@ nor comment, nor docstring); tests/test_layout.py checks the list.
     la.search.reference                  77    58  the textbook IDA*
     la.search.result                     60    40  what a search returns
     la.tasks                             65    34  GenerateTaskPrac (Alg. 1)
-    in all                             2384  1340
+    in all                             2396  1347
 
 Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb, la.io, BFS,
 the batched order (la.search.shallowest). The shell imports the core, never the other way: la.runs (the

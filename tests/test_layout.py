@@ -23,8 +23,9 @@ OTHER_ROOMS = ("la.pdb", "la.data", "la.solve", "la.bench")     # commands and d
 # lines wrapped at 100 characters and the authors' C# names moved into comments at the spot, +44 for
 # the paper's per-domain settings (§5: `DomainConfig`, `DOMAINS`) moved into la.config, +6 for one
 # name for the goal order (`ida_star(order=...)`: `order_class` in, the Learner's check of it out),
-# +1 for la/__init__.py's own line, and +10 for wrapping those moved settings and la.learn's merge.
-BUDGET = 2_384
+# +1 for la/__init__.py's own line, +10 for wrapping those moved settings and la.learn's merge, and
+# +12 for rectangular boards (the 2x5 puzzle of the exact tables, `la.pdb.exact`) and their one-hot.
+BUDGET = 2_396
 
 
 def within(module: str, packages) -> bool:
