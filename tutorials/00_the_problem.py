@@ -329,12 +329,12 @@ assert np.mean(mu[SUB] - h_star) > np.mean(mu[OPT] - h_star) + 0.5, "... and by 
 # seen: 0.77-0.85 against 0.97
 assert calibration[SUB][at] < ALPHA - 0.05 < calibration[OPT][at], \
     "suboptimal labels should break calibration at the large α, exact ones not"
-assert all((optimal | ~along).all()
-           for optimal, along in outcomes.values()), "admissible along π* means optimal"
+assert all((optimal | ~along).all() for optimal, along in outcomes.values()), (
+    "admissible along π* means optimal")
 assert all(outcomes[name, ALPHA][0].mean() > outcomes[name, None][0].mean() for name in nets), \
     "planning with y^α should give more optimal plans than the mean"
-assert all(bounds[key] <= outcomes[key][0].mean()
-           for key in outcomes), "the bound lies below what happens"
+assert all(bounds[key] <= outcomes[key][0].mean() for key in outcomes), (
+    "the bound lies below what happens")
 assert korf_bound < 0.1 < paper_optimal / 100, "on Korf's 100 the bound says little"
 
 # %%
