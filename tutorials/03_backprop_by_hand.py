@@ -21,7 +21,8 @@ Every layer in `la.nn.layers` is a pair of functions:
     backward(d_output, cache) -> d_inputs, d_weights
 and the chain rule does the rest: run the forward passes in order, then the backward passes in
 reverse, each turning "how the loss changes with my output" into "how the loss changes with my
-inputs and my weights". For the mean-only network with loss L = (1/B) Σ ½(μ − y)²:
+inputs and my weights".
+For the mean-only network with loss L = (1/B) Σ ½(μ − y)²:
     z1 = X·W1 + b1,  a1 = relu(z1),  μ = a1·W2 + b2                      (forward)
     dμ = (μ − y)/B,  dW2 = a1ᵀ·dμ,  da1 = dμ·W2ᵀ,  dz1 = da1 ⊙ [z1 > 0],  dW1 = Xᵀ·dz1   (backward)
 The 1/B of the batch mean is applied once, to dμ, so no layer needs to know the batch size.

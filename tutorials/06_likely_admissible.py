@@ -35,8 +35,8 @@ Which σ? The two uncertainties, and what each one is for.
   The paper's framework, Eq. (4), asks only for a model   y | x ~ D(μ(x), ν_a(x) + ν_e(x)):
   any distribution D with a mean μ and parameters ν_a, ν_e for the two uncertainties (a Laplace,
   for instance). Its implementation, and `la`, take D Gaussian with ν_a = σ_a², ν_e = σ_e², Eq. (3):
-  y | x ~ N(μ, σ_t²) with σ_t² = σ_a² + σ_e². The practical rule of §4 avoids calling the WUNN while
-  planning:
+  y | x ~ N(μ, σ_t²) with σ_t² = σ_a² + σ_e².
+  The practical rule of §4 avoids calling the WUNN while planning:
     at test time, σ_t = σ_a (training is over; σ_e is assumed negligible);
     while training, σ_t = σ_a where 10μ < y^q, the 0.95-quantile of the training labels, and
                     σ_t = √ε = 1 move (in cost units, not y/10) elsewhere.
@@ -45,8 +45,9 @@ Which σ? The two uncertainties, and what each one is for.
   prints how large it gets there), and σ_e would be large, but we cannot afford to compute it; the
   paper takes ε, the threshold at which task generation calls a state unfamiliar, as a lower bound
   on σ_e² there and sets σ_t² = ε. Because σ_t is then smaller than the true total, the
-  training-time heuristic is admissible less often than α says (§4). Before the first training there
-  are no labels, y^q = −∞, and every state takes the second branch (tutorial 07 shows it).
+  training-time heuristic is admissible less often than α says (§4).
+  Before the first training there are no labels, y^q = −∞, and every state takes the second branch
+  (tutorial 07 shows it).
 
 What α promises. P(h <= h*) = α holds only if the model is right: trained on optimal plans, with a σ
 that matches its errors. So we measure instead of trusting: every state on the stored optimal
