@@ -3,9 +3,9 @@
 A planner such as IDA* looks for a cheapest plan from a start state to the goal, guided by a
 heuristic h(s): an estimate of h*(s), the cost of the cheapest plan from s to the goal. If h never
 overestimates, h(s) <= h*(s) for every state s, it is *admissible*, and the first plan IDA* finds is
-optimal (tutorial 02). Strong admissible heuristics take expert knowledge or much memory (tutorial
-13's pattern databases), so Marom & Rosman (ICAPS 2020) learn one with a neural network instead. Two
-things stand in the way (paper §1–§2):
+optimal (tutorial 02). Strong admissible heuristics take expert knowledge or much memory
+(tutorial 13's pattern databases), so Marom & Rosman (ICAPS 2020) learn one with a neural network
+instead. Two things stand in the way (paper §1–§2):
 
   * Where do the training costs come from? One would like to learn from optimal plans, but finding
     those is the hard problem itself. The bootstrap method (Arfaee, Zilles & Holte 2010, 2011)

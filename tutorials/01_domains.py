@@ -93,9 +93,9 @@ print(f"children of {BATCH:,} states in one call: {batched * 1e6:.2f} µs per st
 # function
 #     E_undo(s') = {s : some legal move o of s has E(s, o) = s'},
 #     E(s, o) = the state move o leads to from s:
-# the states one move BEFORE s'. All domains here are reversible (every move can be undone, section
-# 2), so E_undo(s') = E_rev(s') = {E(s', o) : o a legal move of s'}: a state's predecessors are its
-# successors, and `expand` gives both.
+# the states one move BEFORE s'. All domains here are reversible (every move can be undone,
+# section 2), so E_undo(s') = E_rev(s') = {E(s', o) : o a legal move of s'}: a state's predecessors
+# are its successors, and `expand` gives both.
 eight = make_domain("8-puzzle")
 trace = random_walk(eight, 6, rng, trace=True)
 boards = [eight.format(t[0]).split("\n") for t in trace]

@@ -91,9 +91,9 @@ puzzle = make_domain("15-puzzle")
 
 # %%
 # --- 1. The constants, and which experiment they belong to ----------------------------------------
-# The paper trains 15-puzzle heuristics in two experiments: the suboptimality one (Table 1, tutorial
-# 11) and the efficiency one (Table 2, tutorial 12). Tutorials 07–11 cut the suboptimality run down
-# so that it takes a minute: 14 iterations, a budget per task of a tenth of the efficiency
+# The paper trains 15-puzzle heuristics in two experiments: the suboptimality one (Table 1,
+# tutorial 11) and the efficiency one (Table 2, tutorial 12). Tutorials 07–11 cut the suboptimality
+# run down so that it takes a minute: 14 iterations, a budget per task of a tenth of the efficiency
 # experiment's, and smaller FFNN steps: each full-batch step trains on the buffer's records repeated
 # in turn until they fill 2,500 rows, not the paper's 25,000 (the fewer the records, the more copies
 # of each; the buffer is capped at 2,500 to match). Budgets: the paper stops a search after t_max

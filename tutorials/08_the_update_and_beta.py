@@ -325,8 +325,8 @@ assert small["nodes"] > 10 * beta0["nodes"], "with β too small the tasks take f
 # --- exercises ------------------------------------------------------------------------------------
 # 1. Set CAP = 4. The detour already pushes out A's two oldest records, and plan B then pushes out
 #    the goal's: a buffer too small forgets even h(goal) = 0.
-# 2. Set KAPPA = 0.36 (target σ_e < 0.6). The later Update in part 3 has further to go, and in part
-#    5 fewer records meet the target at β = 0.005.
+# 2. Set KAPPA = 0.36 (target σ_e < 0.6). The later Update in part 3 has further to go, and in
+#    part 5 fewer records meet the target at β = 0.005.
 # 3. Set BETAS = (0.5, 0.05, 0.005, 0.0005, 1e-5). The new row, like 1e-5's, meets the target within
 #    a few dozen blocks (its blocks column), and its walks are about as long: once every record's
 #    sampled σ_e is below the target the Update stops, whatever β.
