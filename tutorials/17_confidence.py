@@ -1,41 +1,47 @@
-"""Tutorial 17: a network's confidence, in and out of distribution (Heller et al. 2022), at tutorial scale.
+"""Tutorial 17: a network's confidence, in and out of distribution (Heller et al. 2022), at tutorial
+scale.
 
-Every network so far gave one number per state. Heller, Ferber, Bitterwolf, Hein & Hoffmann (SoCS 2022) train a
-*classification* network instead: f(s) is a distribution over the costs 0..H, the heuristic is the most likely
-cost and the confidence its probability ("Search Methods"),
+Every network so far gave one number per state. Heller, Ferber, Bitterwolf, Hein & Hoffmann (SoCS
+2022) train a *classification* network instead: f(s) is a distribution over the costs 0..H, the
+heuristic is the most likely cost and the confidence its probability ("Search Methods"),
 
     h^NN(s) = argmax_i f(s)_i,        c^NN(s) = max_i f(s)_i,
 
-trained by cross-entropy on a teacher's data: greedy plans from random-walk seeds, each plan state labelled with
-its remaining cost on its plan ("Planning Background"; `la.heller.teacher`). Here, and in tutorial 18, which
-searches with this confidence:
+trained by cross-entropy on a teacher's data: greedy plans from random-walk seeds, each plan state
+labelled with its remaining cost on its plan ("Planning Background"; `la.heller.teacher`). Here, and
+in tutorial 18, which searches with this confidence:
 
-  1. Is c^NN lower on inputs unlike the training states? Not necessarily: nothing in training asks the network
-     to be unsure anywhere. Out-of-distribution (OOD) training adds noise inputs whose target is the uniform
-     distribution ("Training with OOD Inputs"): uniform noise (every input bit a fair coin) or weighted noise
-     (bit e on with its frequency p_e in the training inputs). The paper's Table 1 for two of its networks:
-     Standard (no noise) and W50 (weighted noise, half of every batch), the one it searches with.
-  2. Why two thresholds. Tutorial 18 prunes a state when c^NN(s) < t, t the X-th percentile of the confidences on
-     the training states (Mean Threshold), or when c^NN(s) < t_i, the X-th percentile among the training states of
-     cost i = h^NN(s) (Adaptive Threshold). Confidence falls with the distance to the goal, so one threshold for
-     all states prunes the states far from the goal first ("Adaptive Threshold"): confidence against h^NN on the
-     training and held-out states, and what each threshold prunes of them.
+  1. Is c^NN lower on inputs unlike the training states? Not necessarily: nothing in training asks
+     the network to be unsure anywhere. Out-of-distribution (OOD) training adds noise inputs whose
+     target is the uniform distribution ("Training with OOD Inputs"): uniform noise (every input bit
+     a fair coin) or weighted noise (bit e on with its frequency p_e in the training inputs). The
+     paper's Table 1 for two of its networks: Standard (no noise) and W50 (weighted noise, half of
+     every batch), the one it searches with.
+  2. Why two thresholds. Tutorial 18 prunes a state when c^NN(s) < t, t the X-th percentile of the
+     confidences on the training states (Mean Threshold), or when c^NN(s) < t_i, the X-th percentile
+     among the training states of cost i = h^NN(s) (Adaptive Threshold). Confidence falls with the
+     distance to the goal, so one threshold for all states prunes the states far from the goal first
+     ("Adaptive Threshold"): confidence against h^NN on the training and held-out states, and what
+     each threshold prunes of them.
 
-The domain is the experiment's (`la.experiments.confidence_config`): the 15-puzzle, one-hot inputs (tutorial 01),
-Manhattan distance (MD) as the teacher's heuristic (standing in for the paper's h^FF). The 8-puzzle would be faster
-and has exact h*, but its teacher plans run through the same few thousand states again and again: most held-out
-states have been seen in training, and confidence on them measures memory rather than generalisation.
+The domain is the experiment's (`la.experiments.confidence_config`): the 15-puzzle, one-hot inputs
+(tutorial 01), Manhattan distance (MD) as the teacher's heuristic (standing in for the paper's
+h^FF). The 8-puzzle would be faster and has exact h*, but its teacher plans run through the same few
+thousand states again and again: most held-out states have been seen in training, and confidence on
+them measures memory rather than generalisation.
 
-Scale. The experiment (`python -m la.experiments.confidence --domain 15-puzzle`) labels the plans of more seeds
-and trains more networks for more epochs (the first line prints how many). Here: 300 seeds and two networks of at
-most 100 epochs, trained 25 epochs at a time (each time keeping its best epoch) so that a line is printed
-between. The paper measures on IPC planning tasks (Blocksworld, Depots, Grid, ...), not puzzles: its numbers,
-printed beside ours, are for other domains and far larger training.
+Scale. The experiment (`python -m la.experiments.confidence --domain 15-puzzle`) labels the plans of
+more seeds and trains more networks for more epochs (the first line prints how many). Here: 300
+seeds and two networks of at most 100 epochs, trained 25 epochs at a time (each time keeping its
+best epoch) so that a line is printed between. The paper measures on IPC planning tasks
+(Blocksworld, Depots, Grid, ...), not puzzles: its numbers, printed beside ours, are for other
+domains and far larger training.
 
-What to expect at this scale. OOD training does what Table 1 shows: W50 is far less confident on weighted noise than
-Standard. The networks are still improving when the epoch cap stops them, so their confidence stays low (the
-paper's In is printed for comparison). Confidence falls steeply with h^NN: the mean threshold prunes the far
-states first, the adaptive one more evenly. Each part prints which of the paper's claims held this time.
+What to expect at this scale. OOD training does what Table 1 shows: W50 is far less confident on
+weighted noise than Standard. The networks are still improving when the epoch cap stops them, so
+their confidence stays low (the paper's In is printed for comparison). Confidence falls steeply with
+h^NN: the mean threshold prunes the far states first, the adaptive one more evenly. Each part prints
+which of the paper's claims held this time.
 
 Run from the repository root:  python tutorials/17_confidence.py
 """
@@ -52,7 +58,8 @@ import numpy as np  # noqa: E402
 from scipy.stats import spearmanr  # noqa: E402
 
 from la.domains.names import make_domain  # noqa: E402
-from la.experiments.confidence import HELD_OUT, TRAIN, VALIDATION, ood_stats, predictor, split_roles  # noqa: E402
+from la.experiments.confidence import (HELD_OUT, TRAIN, VALIDATION, ood_stats,  # noqa: E402
+                                       predictor, split_roles)
 from la.experiments.confidence_config import CONFIGS, noise_of  # noqa: E402
 from la.heller.paper import PAPER_OOD  # noqa: E402
 from la.features.encodings import for_domain  # noqa: E402
@@ -65,12 +72,14 @@ from la.heller.thresholds import AdaptiveThreshold, MeanThreshold  # noqa: E402
 
 # %%
 SEED = 14
-EPOCHS, CHUNK = 100, 25         # per network (the experiment: up to 500, stopping early); a line every CHUNK
+EPOCHS, CHUNK = 100, 25         # per network (the experiment: up to 500, stopping early); a line
+                                # every CHUNK
 full = CONFIGS["15-puzzle"]
 cfg = replace(full, seeds=300, noise_rows=2_000, networks=("Standard", "W50"),
               classifier=replace(full.classifier, max_epochs=CHUNK))
 X_SHOWN = 20                    # the X whose thresholds part 2 and the figure show
-BANDS = (0, 20, 60, 120)        # h^NN bands, from near the goal to far from it (teacher plans: up to ~350 moves)
+BANDS = (0, 20, 60, 120)        # h^NN bands, from near the goal to far from it (teacher plans:
+                                # up to ~350 moves)
 began = time.perf_counter()
 puzzle = make_domain(cfg.domain)
 md = teacher_heuristic(puzzle)                 # Manhattan distance
@@ -88,14 +97,15 @@ def span(b):
 
 
 # %%
-# --- 1. Teacher data, two classifiers, and Table 1 -----------------------------------------------------------------
-# Seeds: random walks of 1..walk_max moves back from the goal (la's puzzles have one goal; the paper walks forward
-# from a task's initial state). Each seed is solved by GBFS with MD; every state of every plan is labelled with its
-# remaining cost on that plan. A tenth of the plans is held out (the "In" column and Kendall's τ), one fold of the
-# rest validates for early stopping (`split_roles`, as the experiment splits). Tutorial 18 draws the same data.
+# --- 1. Teacher data, two classifiers, and Table 1 ------------------------------------------------
+# Seeds: random walks of 1..walk_max moves back from the goal (la's puzzles have one goal; the paper
+# walks forward from a task's initial state). Each seed is solved by GBFS with MD; every state of
+# every plan is labelled with its remaining cost on that plan. A tenth of the plans is held out (the
+# "In" column and Kendall's τ), one fold of the rest validates for early stopping (`split_roles`, as
+# the experiment splits). Tutorial 18 draws the same data.
 rng = np.random.default_rng([SEED, 0])
-print(f"(the experiment: {full.seeds:,} seeds, {len(full.networks)} networks ({', '.join(full.networks)}), up to "
-      f"{full.classifier.max_epochs} epochs each)")
+print(f"(the experiment: {full.seeds:,} seeds, {len(full.networks)} networks "
+      f"({', '.join(full.networks)}), up to {full.classifier.max_epochs} epochs each)")
 print(f"the teacher: {cfg.seeds} seeds, each solved by GBFS with MD ...")
 started = time.perf_counter()
 teacher = teacher_data(puzzle, md, cfg.seeds, rng.integers(1, cfg.walk_max + 1, cfg.seeds), rng,
@@ -103,18 +113,21 @@ teacher = teacher_data(puzzle, md, cfg.seeds, rng.integers(1, cfg.walk_max + 1, 
 states, costs = teacher.states, teacher.costs
 role = split_roles(teacher.starts, cfg.classifier.folds, cfg.held_out, rng)
 trn, val, held = (np.flatnonzero(role == r) for r in (TRAIN, VALIDATION, HELD_OUT))
-X = encoding(states)                                                  # (n, 128) float32, 32 ones per row
-print(f"  {teacher.unsolved} unsolved, {len(states):,} plan states, costs 0-{costs.max()} (so H = {costs.max()}: "
-      f"{costs.max() + 1} classes), {time.perf_counter() - started:.0f} s; {len(trn):,} training, {len(val):,} "
-      f"validation and {len(held):,} held-out states (whole plans held out)")
+X = encoding(states)  # (n, 128) float32, 32 ones per row
+print(f"  {teacher.unsolved} unsolved, {len(states):,} plan states, costs 0-{costs.max()} (so H = "
+      f"{costs.max()}: {costs.max() + 1} classes), {time.perf_counter() - started:.0f} s; "
+      f"{len(trn):,} training, {len(val):,} validation and {len(held):,} held-out states "
+      f"(whole plans held out)")
 
-# Noise for the OOD columns, drawn once and shown to both networks. A state's one-hot has 32 ones of 128 (a column
-# bit and a row bit per value); uniform noise has about 64, weighted noise about 32 in the usual places.
-noise = {"U": UniformNoise(X[trn])(cfg.noise_rows, rng), "W": WeightedNoise(X[trn])(cfg.noise_rows, rng)}
+# Noise for the OOD columns, drawn once and shown to both networks. A state's one-hot has 32 ones of
+# 128 (a column bit and a row bit per value); uniform noise has about 64, weighted noise about 32 in
+# the usual places.
+noise = {"U": UniformNoise(X[trn])(cfg.noise_rows, rng),
+         "W": WeightedNoise(X[trn])(cfg.noise_rows, rng)}
 nets, stats, scores, chunks = {}, {}, {}, {}
 for k, name in enumerate(cfg.networks):
-    sampler, Y = noise_of(name)                                       # W50: WeightedNoise, Y = 50 %
-    net_rng = np.random.default_rng([SEED, 1 + k])                   # each network its own generator
+    sampler, Y = noise_of(name)                                      # W50: WeightedNoise, Y = 50 %
+    net_rng = np.random.default_rng([SEED, 1 + k])                  # each network its own generator
     net, opt = build_classifier(cfg.classifier, X.shape[1], int(costs.max()), net_rng)
     started, chunks[name] = time.perf_counter(), []
     for first in range(0, EPOCHS, CHUNK):
@@ -127,66 +140,77 @@ for k, name in enumerate(cfg.networks):
     nets[name] = net
     predict = predictor(name, net, cfg)                               # X -> (h^NN, c^NN)
     stats[name] = ood_stats(predict, costs[held], X[held], noise)
-    scores[name] = {"In": predict(X[held])[1], "Out-U": predict(noise["U"])[1], "Out-W": predict(noise["W"])[1]}
+    scores[name] = {"In": predict(X[held])[1], "Out-U": predict(noise["U"])[1],
+                    "Out-W": predict(noise["W"])[1]}
 
-print(f"\nTable 1 at tutorial scale: median c^NN on {len(held):,} held-out states (In) and on {cfg.noise_rows:,} "
-      f"noise inputs; Kendall's τ of h^NN against the teacher's cost on the held-out states.")
+print(f"\nTable 1 at tutorial scale: median c^NN on {len(held):,} held-out states (In) and on "
+      f"{cfg.noise_rows:,} noise inputs; Kendall's τ of h^NN against the teacher's cost on the "
+      f"held-out states.")
 print("The paper's: medians over IPC tasks (other domains, full training).")
 print(f"{'network':>9} | {'In':>6} {'Out-U':>6} {'Out-W':>6} {'τ':>6} {'|err|':>6} | "
       f"{'paper: In':>9} {'Out-U':>6} {'Out-W':>6} {'τ':>6}")
 for name in cfg.networks:
     s, paper = stats[name], PAPER_OOD[name]
-    print(f"{name:>9} | {100 * s['in']:5.1f}% {100 * s['out_u']:5.1f}% {100 * s['out_w']:5.1f}% {s['tau']:6.3f} "
-          f"{s['mae']:6.1f} | {paper[0]:8.1f}% {paper[1]:5.1f}% {paper[2]:5.1f}% {paper[3] / 100:6.3f}")
-print(f"(|err|: mean |h^NN − teacher cost| in moves. A network that knew nothing would put 1/{costs.max() + 1} = "
-      f"{100 / (costs.max() + 1):.1f}% on every cost.)")
+    print(f"{name:>9} | {100 * s['in']:5.1f}% {100 * s['out_u']:5.1f}% {100 * s['out_w']:5.1f}% "
+          f"{s['tau']:6.3f} {s['mae']:6.1f} | {paper[0]:8.1f}% {paper[1]:5.1f}% {paper[2]:5.1f}% "
+          f"{paper[3] / 100:6.3f}")
+print(f"(|err|: mean |h^NN − teacher cost| in moves. A network that knew nothing would put "
+      f"1/{costs.max() + 1} = {100 / (costs.max() + 1):.1f}% on every cost.)")
 standard, w50 = stats["Standard"], stats["W50"]
 print("what held:")
-print(f"  W50 far less confident on weighted noise than Standard: {100 * w50['out_w']:.1f}% against "
-      f"{100 * standard['out_w']:.1f}% (the paper: {PAPER_OOD['W50'][2]}% against {PAPER_OOD['Standard'][2]}%)")
+print(f"  W50 far less confident on weighted noise than Standard: {100 * w50['out_w']:.1f}% "
+      f"against {100 * standard['out_w']:.1f}% (the paper: {PAPER_OOD['W50'][2]}% against "
+      f"{PAPER_OOD['Standard'][2]}%)")
 print(f"  ... and on uniform noise, which it never saw: {100 * w50['out_u']:.1f}% against "
-      f"{100 * standard['out_u']:.1f}% (the paper: {PAPER_OOD['W50'][1]}% against {PAPER_OOD['Standard'][1]}%)")
-print(f"  in distribution: In {100 * w50['in']:.1f}% against {100 * standard['in']:.1f}%, τ {w50['tau']:.3f} against "
-      f"{standard['tau']:.3f} (the paper: In {PAPER_OOD['W50'][0]}% against {PAPER_OOD['Standard'][0]}%)")
+      f"{100 * standard['out_u']:.1f}% (the paper: {PAPER_OOD['W50'][1]}% against "
+      f"{PAPER_OOD['Standard'][1]}%)")
+print(f"  in distribution: In {100 * w50['in']:.1f}% against {100 * standard['in']:.1f}%, τ "
+      f"{w50['tau']:.3f} against {standard['tau']:.3f} (the paper: In {PAPER_OOD['W50'][0]}% "
+      f"against {PAPER_OOD['Standard'][0]}%)")
 
 # %%
-# --- 2. Why two thresholds: confidence against h^NN ----------------------------------------------------------------
-# W50 (the network tutorial 18 searches with); the thresholds are percentiles of its confidences on the training
-# states, the adaptive ones per cost group (`la.heller.thresholds`). By construction the adaptive threshold prunes
-# X % of each cost group of the training states; the mean one prunes X % of all of them, taken where confidence is
-# lowest: far from the goal.
-evaluator = NNEvaluator(nets[cfg.search_network], encoding)           # states -> (h^NN, c^NN), batched
+# --- 2. Why two thresholds: confidence against h^NN -----------------------------------------------
+# W50 (the network tutorial 18 searches with); the thresholds are percentiles of its confidences on
+# the training states, the adaptive ones per cost group (`la.heller.thresholds`). By construction
+# the adaptive threshold prunes X % of each cost group of the training states; the mean one prunes
+# X % of all of them, taken where confidence is lowest: far from the goal.
+evaluator = NNEvaluator(nets[cfg.search_network], encoding)  # states -> (h^NN, c^NN), batched
 h_train, c_train = evaluator(states[trn])
 h_held, c_held = evaluator(states[held])
 mean_t = MeanThreshold.from_training(c_train, X_SHOWN)
 adaptive_t = AdaptiveThreshold.from_training(c_train, costs[trn], X_SHOWN)
 rho_h = spearmanr(c_held, h_held)[0]
-print(f"\n{cfg.search_network}: Spearman's ρ between c^NN and h^NN on the held-out states {rho_h:+.2f}. "
-      f"X = {X_SHOWN} %: the mean threshold t = {mean_t.t:.3f}, the adaptive")
-print(f"one {len(adaptive_t.t)} cost groups of >= 100 training states with t_i from {adaptive_t.t.max():.3f} down to "
-      f"{adaptive_t.t.min():.3f}. By h^NN band: median c^NN, and the share each threshold prunes.")
+print(f"\n{cfg.search_network}: Spearman's ρ between c^NN and h^NN on the held-out states "
+      f"{rho_h:+.2f}. X = {X_SHOWN} %: the mean threshold t = {mean_t.t:.3f}, the adaptive")
+print(f"one {len(adaptive_t.t)} cost groups of >= 100 training states with t_i from "
+      f"{adaptive_t.t.max():.3f} down to {adaptive_t.t.min():.3f}. By h^NN band: median c^NN, and "
+      f"the share each threshold prunes.")
 sets = {"train": (h_train, c_train), "held-out": (h_held, c_held)}
-print(f"{'h^NN':>8} | {'median c^NN':^13} | {f'pruned by M{X_SHOWN}':^13} | {f'pruned by A{X_SHOWN}':^13}")
+print(f"{'h^NN':>8} | {'median c^NN':^13} | {f'pruned by M{X_SHOWN}':^13} | "
+      f"{f'pruned by A{X_SHOWN}':^13}")
 print(f"{'':>8} | " + " | ".join(" ".join(f"{k:>6}" for k in ("train", "held")) for _ in range(3)))
-pruned = {label: {"M": ~mean_t.confident(h, c), "A": ~adaptive_t.confident(h, c), "band": band_of(h)}
+pruned = {label: {"M": ~mean_t.confident(h, c), "A": ~adaptive_t.confident(h, c),
+                  "band": band_of(h)}
           for label, (h, c) in sets.items()}
 for b in range(len(BANDS)):
     cells = []
     for what in ("median", "M", "A"):
         for label, (h, c) in sets.items():
             m = pruned[label]["band"] == b
-            cells.append(f"{'—':>6}" if not m.any() else f"{np.median(c[m]):6.3f}" if what == "median" else
+            cells.append(f"{'—':>6}" if not m.any() else
+                         f"{np.median(c[m]):6.3f}" if what == "median" else
                          f"{100 * pruned[label][what][m].mean():5.0f}%")
     print(f"{span(b):>8} | {' '.join(cells[:2])} | {' '.join(cells[2:4])} | {' '.join(cells[4:])}")
 
 # %%
-# --- The figure ------------------------------------------------------------------------------------------------------
+# --- The figure -----------------------------------------------------------------------------------
 fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
 ax = axes[0]
 for name, style in zip(cfg.networks, ("-", "--")):
     for (kind, c), colour in zip(scores[name].items(), ("C0", "C1", "C2")):
-        ax.plot(np.sort(c), np.linspace(0, 1, len(c)), linestyle=style, color=colour, label=f"{name}: {kind}")
-ax.axhline(0.5, color="grey", linewidth=0.5)                          # where each curve crosses: its median
+        ax.plot(np.sort(c), np.linspace(0, 1, len(c)), linestyle=style, color=colour,
+                label=f"{name}: {kind}")
+ax.axhline(0.5, color="grey", linewidth=0.5)  # where each curve crosses: its median
 ax.set(xscale="log", xlabel="c^NN = max_i f(s)_i", ylabel="fraction of inputs with a lower c^NN",
        title="confidence in and out of distribution (solid: Standard, dashed: W50)")
 ax.legend(fontsize=7)
@@ -198,7 +222,8 @@ ax.stairs(adaptive_t.t, edges, color="k", label=f"adaptive thresholds t_i, X = {
 ax.set(yscale="log", xlabel="h^NN(s)", ylabel="c^NN(s)",
        title=f"{cfg.search_network}: a state below the line is pruned")
 ax.legend(fontsize=7, loc="lower left")
-fig.suptitle("Confidence of a classification heuristic on the 15-puzzle, at tutorial scale (Heller et al. 2022)",
+fig.suptitle("Confidence of a classification heuristic on the 15-puzzle, at tutorial scale "
+             "(Heller et al. 2022)",
              fontsize=11)
 fig.tight_layout()
 out = figure_path("17_confidence")  # figures/tutorials/, ignored by git
@@ -206,12 +231,15 @@ fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 
 # %%
-# --- the point, loosely: each claim above, checked ---------------------------------------------------------------
+# --- the point, loosely: each claim above, checked ------------------------------------------------
 assert all(all(a > b for a, b in zip(c, c[1:])) for c in chunks.values()), \
     "the networks are still improving when the epoch cap stops them"
-assert w50["out_w"] < standard["out_w"] / 2, "W50 should be far less confident on weighted noise than Standard"
+assert w50["out_w"] < standard["out_w"] / 2, \
+    "W50 should be far less confident on weighted noise than Standard"
 near_goal, far = pruned["held-out"]["band"] == 0, pruned["held-out"]["band"] == len(BANDS) - 1
-assert np.median(c_held[near_goal]) > np.median(c_held[far]), "confidence should fall with the distance to the goal"
-spread = {m: pruned["held-out"][m][far].mean() - pruned["held-out"][m][near_goal].mean() for m in "MA"}
+assert np.median(c_held[near_goal]) > np.median(c_held[far]), \
+    "confidence should fall with the distance to the goal"
+spread = {m: pruned["held-out"][m][far].mean() - pruned["held-out"][m][near_goal].mean()
+          for m in "MA"}
 assert spread["M"] > 0, "the mean threshold should prune far states first"
 assert spread["A"] < spread["M"], "... the adaptive one more evenly"
