@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import pearsonr, spearmanr
+from scipy.stats import nct, pearsonr, spearmanr, t, ttest_1samp, wilcoxon
 
 from la.experiments.label_audit import LONG, columns
 from la.experiments.merge_check import SHAPES
@@ -179,6 +179,89 @@ def format_association(found: list, row: str = "0.9") -> str:
     return "\n".join(lines)
 
 
+# --- what three seeds can and cannot say ------------------------------------------------------------------
+
+EFFECT = 4.0            # points of subopt %: about the gap between la's α = 0.9 (6.6 %) and the paper's (2.5 %)
+POWER, LEVEL = 0.8, 0.05
+
+
+def interval(changes) -> tuple:
+    """(mean, 95 % t-interval low, high, paired t-test p) of per-seed changes; None for fewer than 2."""
+    x = np.asarray(changes, dtype=float)
+    if len(x) < 2:
+        return None
+    half = t.ppf(1 - LEVEL / 2, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))
+    return float(x.mean()), float(x.mean() - half), float(x.mean() + half), float(ttest_1samp(x, 0).pvalue)
+
+
+def seeds_needed(sd: float, effect: float = EFFECT, power: float = POWER, level: float = LEVEL) -> int:
+    """Seeds a two-sided paired t-test at `level` needs to detect a mean change `effect` with `power`, when
+    the per-seed changes have standard deviation `sd` (the noncentral t distribution)."""
+    for n in range(2, 10_000):
+        df, shift = n - 1, effect / (sd / np.sqrt(n))
+        edge = t.ppf(1 - level / 2, df)
+        if nct.sf(edge, df, shift) + nct.cdf(-edge, df, shift) >= power:
+            return n
+    raise ValueError(f"no number of seeds below 10,000 detects {effect} points at sd {sd}")
+
+
+def control_spread(table: dict, row: str = "0.9") -> float | None:
+    """The sample sd of the control's seeds at `row`, times √2: the sd of the change between two runs
+    that share nothing (what a changed run that diverges at its first differing task is)."""
+    x = [s["rows"][row][0] for (arm, _), s in table.items()
+         if arm == CONTROL and s["rows"].get(row, (None,))[0] is not None]
+    return float(np.sqrt(2) * np.std(x, ddof=1)) if len(x) >= 2 else None
+
+
+def against_single_output(table: dict, row: str = "0.9") -> dict | None:
+    """The paper's central comparison over the control's seeds: `row` against the single-output row (N/A)
+    seed by seed: the mean difference of subopt %, its interval and tests, how many seeds N/A was better on,
+    and the mean nodes per solved task of each (the mean of the seeds' means)."""
+    both = sorted(k for arm, k in table if arm == CONTROL
+                  and all(table[(arm, k)]["rows"].get(r, (None,))[0] is not None for r in (row, "N/A")))
+    if len(both) < 2:
+        return None
+    a = np.array([table[(CONTROL, k)]["rows"][row][0] for k in both])
+    b = np.array([table[(CONTROL, k)]["rows"]["N/A"][0] for k in both])
+    nodes = [float(np.mean([np.mean([n for _, n in table[(CONTROL, k)]["solved"][r].values()])
+                            for k in both])) for r in (row, "N/A")]
+    mean, low, high, p = interval(a - b)
+    return {"row": row, "seeds": both, "alpha": float(a.mean()), "single": float(b.mean()), "mean": mean,
+            "sd": float(np.std(a - b, ddof=1)), "low": low, "high": high, "p": p,
+            "wilcoxon": float(wilcoxon(a, b).pvalue), "single_better": int((b < a).sum()),
+            "nodes": nodes}
+
+
+def format_statistics(pairs: list, table: dict) -> str:
+    """Each arm's mean change with its 95 % interval and p, the seeds a gap-sized change needs, and the paper's
+    central comparison."""
+    lines = ["What the seeds can say: each arm's mean change from the control (subopt %), its 95 % t-interval "
+             "and the paired t-test's p",
+             f"{'arm':>10} {'row':>4} | {'seeds':>5} | {'mean':>6} | {'95 % interval':>17} | {'p':>5}"]
+    for p in pairs:
+        found = interval(p["changes"])
+        if found is not None:
+            mean, low, high, pvalue = found
+            lines.append(f"{p['arm']:>10} {p['row']:>4} | {len(p['changes']):>5} | {mean:+6.2f} | "
+                         f"[{low:+6.2f}, {high:+6.2f}] | {pvalue:5.2f}")
+    sd = control_spread(table)
+    if sd is not None:
+        lines.append(f"A change of {EFFECT:.0f} points at α = 0.9 needs {seeds_needed(sd)} seeds per arm to be "
+                     f"detected with {POWER:.0%} power at the {LEVEL:.0%} level (two-sided), if a changed run "
+                     f"is as independent a draw as two control runs: sd of the change √2 × the control's "
+                     f"{sd / np.sqrt(2):.2f} = {sd:.2f} points")
+    c = against_single_output(table)
+    if c is not None:
+        lines += ["", f"The paper's central comparison over the control's {len(c['seeds'])} seeds: α = {c['row']} "
+                      f"{c['alpha']:.2f} % against the single-output row's {c['single']:.2f} %; per seed "
+                      f"{c['mean']:+.2f} points (sd {c['sd']:.2f}, 95 % interval [{c['low']:+.2f}, "
+                      f"{c['high']:+.2f}], paired t-test p = {c['p']:.3f}, Wilcoxon signed-rank p = "
+                      f"{c['wilcoxon']:.3f}); the single-output row better on {c['single_better']} of "
+                      f"{len(c['seeds'])}; nodes per solved task {c['nodes'][0]:,.0f} against {c['nodes'][1]:,.0f} "
+                      f"({c['nodes'][0] / c['nodes'][1]:.1f} times)"]
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     parser = Parser(prog="python -m la.experiments.table1_gap", description=__doc__.split("\n")[0])
     parser.add_argument("folder", nargs="?", type=existing_folder, default=ROOT / "figures" / "table1-gap",
@@ -198,6 +281,9 @@ def main(argv=None) -> int:
     if found:
         print()
         print(format_association(found))
+    if pairs:
+        print()
+        print(format_statistics(pairs, table))
     return 0
 
 
