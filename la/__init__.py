@@ -1,8 +1,8 @@
 """la: learning likely-admissible heuristics (Marom & Rosman, ICAPS 2020), by hand in NumPy.
 
-The core is the paper's method, and all a student needs to read: `import la.learn` loads exactly these modules
-(with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical, then code (neither blank,
-nor comment, nor docstring); tests/test_layout.py checks the list.
+The core is the paper's method, and all a student needs to read: `import la.learn` loads exactly
+these modules (with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical,
+then code (neither blank, nor comment, nor docstring); tests/test_layout.py checks the list.
 
     la                                   62    16  this map; one BLAS thread, one rounding
     la.buffer                            64    33  the memory buffer (§4)
@@ -31,26 +31,30 @@ nor comment, nor docstring); tests/test_layout.py checks the list.
     la.tasks                             65    34  GenerateTaskPrac (Alg. 1)
     in all                             2396  1347
 
-Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb, la.io, BFS,
-the batched order (la.search.shallowest). The shell imports the core, never the other way: la.runs (the
-run machinery), la.rivals (Boot, optimal plans, conformal y^α), la.heller (Heller et al. 2022),
-la.experiments, la.plots, la.solve, la.bench, la.data.
+Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb,
+la.io, BFS, the batched order (la.search.shallowest). The shell imports the core, never the other
+way: la.runs (the run machinery), la.rivals (Boot, optimal plans, conformal y^α), la.heller (Heller
+et al. 2022), la.experiments, la.plots, la.solve, la.bench, la.data.
 """
 import os
 import sys
 import warnings
 
-# One BLAS thread, set before NumPy loads. The matrices here are small (20 hidden units), so threads cost more
-# than they save, and with `--jobs 2` on two cores they fight the other process; worse, a threaded sum adds in
-# a different order, so a heuristic value can round the other way and a search can take another path.
+# One BLAS thread, set before NumPy loads. The matrices here are small (20 hidden units), so threads
+# cost more than they save, and with `--jobs 2` on two cores they fight the other process; worse, a
+# threaded sum adds in a different order, so a heuristic value can round the other way and a search
+# can take another path.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-# One rounding on every machine. OpenBLAS's kernel (Haswell, SkylakeX, ...) and NumPy's SIMD path (AVX2, AVX-512)
-# follow the CPU and differ in the last bit, which can change a rounded h, a search, and all training after it. So
-# la fixes both to what every x86-64 CPU with AVX2 and FMA runs (LA_NATIVE_NUMERICS=1: the CPU's own, other numbers).
-with open("/proc/cpuinfo" if os.path.exists("/proc/cpuinfo") else os.devnull) as _cpu:     # Linux's CPU flags
-    _flags = set(next((line for line in _cpu if line.startswith("flags")), "").split())   # the first CPU's
+# One rounding on every machine. OpenBLAS's kernel (Haswell, SkylakeX, ...) and NumPy's SIMD path
+# (AVX2, AVX-512) follow the CPU and differ in the last bit, which can change a rounded h, a search,
+# and all training after it. So la fixes both to what every x86-64 CPU with AVX2 and FMA runs
+# (LA_NATIVE_NUMERICS=1: the CPU's own, other numbers).
+# Linux's CPU flags
+with open("/proc/cpuinfo" if os.path.exists("/proc/cpuinfo") else os.devnull) as _cpu:
+    # the first CPU's
+    _flags = set(next((line for line in _cpu if line.startswith("flags")), "").split())
 NUMERICS_PINNED = (os.environ.get("LA_NATIVE_NUMERICS") != "1" and os.uname().machine == "x86_64"
                    and {"avx2", "fma"} <= _flags)
 if NUMERICS_PINNED:
@@ -58,5 +62,6 @@ if NUMERICS_PINNED:
         warnings.warn("NumPy was imported before la, so la could not fix its numerics: import la first "
                       "(results may differ from another machine's in the last bit, and then more)", stacklevel=2)
     os.environ["OPENBLAS_CORETYPE"] = "Haswell"
-    os.environ.pop("NPY_DISABLE_CPU_FEATURES", None)           # NumPy refuses it beside NPY_ENABLE_CPU_FEATURES
+    # NumPy refuses it beside NPY_ENABLE_CPU_FEATURES
+    os.environ.pop("NPY_DISABLE_CPU_FEATURES", None)
     os.environ["NPY_ENABLE_CPU_FEATURES"] = "X86_V3"

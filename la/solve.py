@@ -4,12 +4,14 @@
     python -m la.solve --domain 8-puzzle "8 1 2 0 4 3 7 5 6" --algorithm reference
     python -m la.solve --domain 10-pancake --json 9 3 5 1 0 2 8 7 4 6
     python -m la.solve --korf24 1 --heuristic pdb          # pattern databases, built on first use
-    python -m la.solve --network results/suboptimality-reduced/run1/alpha/network.npz --alpha 0.9 --korf 12
+    python -m la.solve --network results/suboptimality-reduced/run1/alpha/network.npz --alpha 0.9
+        --korf 12
 
 Exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
 
-The networks (and SciPy, which they need) are imported only with --network, once the arguments are checked: --help
-and a refused argument load little more than NumPy (`python -m la.bench --only startup` times them).
+The networks (and SciPy, which they need) are imported only with --network, once the arguments are
+checked: --help and a refused argument load little more than NumPy
+(`python -m la.bench --only startup` times them).
 """
 import argparse
 import json
@@ -38,40 +40,61 @@ from la.runs.progress import BuildProgress
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
 
-DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}     # and "md" for the sliding-tile puzzle
+DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}  # and "md" for the sliding-tile puzzle
 HEURISTICS = CLASSICAL + ("pdb", "max-pdb", "exact")
 
-EPILOG = """\
-states (space- or comma-separated integers, one per position):
-  <n>-puzzle      W*W numbers, row by row from the top-left, 0 = the blank; the goal is 0 1 2 ... (blank
-                  top-left). e.g. --domain 8-puzzle 1 0 2 3 4 5 6 7 8  (one move from the goal)
-  <n>-pancake     n pancakes 0..n-1 from the top (the spatula side) down; the goal is 0 1 ... n-1.
-                  e.g. --domain 5-pancake 1 0 2 3 4
-  <n>-blocksworld for each block 1..n the block it stands on, 0 = the table; the goal is one tower
-                  0 1 2 ... n-1 (1 on the table, 2 on 1, ...). e.g. --domain 3-blocksworld 0 1 0
-  or --korf N (Korf's 15-puzzle instance N, 1..100) / --korf24 N (Korf & Felner's 24-puzzle, 1..50)
-
-heuristics: md (sliding tiles), gap (pancakes), hamming (any); pdb: the larger of two additive PDB partitions'
-  sums (15-puzzle: Korf & Felner's 6-6-3 and its reflection; 24-puzzle and 24-pancake: the paper's partitions
-  A and B); max-pdb: the largest admissible feature of the paper's encodings (24-puzzle, 24-pancake,
-  15-blocksworld; the authors' MaxHeuristic); exact: blocksworld's exact single-tower cost (h = h*).
-  PDBs missing from the cache folder (--pdb-dir, else $LA_PDB_DIR, else ~/.cache/la/pdb) are built first,
-  with a progress line on stderr: the 24-puzzle's ten took 47 s on a quiet 2-core machine (la.bench --only pdb).
-
-trained networks: --network PATH plans with a network saved by la's experiments (network.npz) on the domain
-  it was trained on, which it records (files saved before that are 15-puzzle networks); a state without
-  --domain is read as a state of that domain. h = max(round(y^α), h_ad), h_ad the largest admissible feature
-  on the 24-puzzle, 24-pancake and 15-blocksworld (paper §5; 0 on the 15-puzzle). --alpha A plans with y^α,
-  two-output networks only; without it, with the network's mean μ (for a two-output network, as --alpha 0.5).
-
-output: the start, the plan as one state per line (each after a move), and the cost, node counts and time;
-  one line per IDA* iteration on stderr (bound, nodes, time). --json prints one object instead: domain,
-  heuristic, algorithm, order, weight, start, optimal (if known), solved, cost, plan (a list of states),
-  generated, expanded, iterations, seconds, status, per_iteration (nodes per iteration), bounds,
-  nodes_per_second; with --network also network (its path) and alpha (null: the mean).
-
-exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
-"""
+EPILOG = (
+    "states (space- or comma-separated integers, one per position):\n"
+    "  <n>-puzzle      W*W numbers, row by row from the top-left, 0 = the blank; "
+    "the goal is 0 1 2 ... (blank\n"
+    "                  top-left). e.g. --domain 8-puzzle 1 0 2 3 4 5 6 7 8  "
+    "(one move from the goal)\n"
+    "  <n>-pancake     n pancakes 0..n-1 from the top (the spatula side) down; "
+    "the goal is 0 1 ... n-1.\n"
+    "                  e.g. --domain 5-pancake 1 0 2 3 4\n"
+    "  <n>-blocksworld for each block 1..n the block it stands on, 0 = the table; "
+    "the goal is one tower\n"
+    "                  0 1 2 ... n-1 (1 on the table, 2 on 1, ...). "
+    "e.g. --domain 3-blocksworld 0 1 0\n"
+    "  or --korf N (Korf's 15-puzzle instance N, 1..100) / "
+    "--korf24 N (Korf & Felner's 24-puzzle, 1..50)\n"
+    "\n"
+    "heuristics: md (sliding tiles), gap (pancakes), hamming (any); "
+    "pdb: the larger of two additive PDB partitions'\n"
+    "  sums (15-puzzle: Korf & Felner's 6-6-3 and its reflection; "
+    "24-puzzle and 24-pancake: the paper's partitions\n"
+    "  A and B); max-pdb: the largest admissible feature of the paper's encodings "
+    "(24-puzzle, 24-pancake,\n"
+    "  15-blocksworld; the authors' MaxHeuristic); "
+    "exact: blocksworld's exact single-tower cost (h = h*).\n"
+    "  PDBs missing from the cache folder (--pdb-dir, else $LA_PDB_DIR, else ~/.cache/la/pdb) "
+    "are built first,\n"
+    "  with a progress line on stderr: the 24-puzzle's ten took 47 s on a quiet 2-core machine "
+    "(la.bench --only pdb).\n"
+    "\n"
+    "trained networks: --network PATH plans with a network saved by la's experiments "
+    "(network.npz) on the domain\n"
+    "  it was trained on, which it records (files saved before that are 15-puzzle networks); "
+    "a state without\n"
+    "  --domain is read as a state of that domain. "
+    "h = max(round(y^α), h_ad), h_ad the largest admissible feature\n"
+    "  on the 24-puzzle, 24-pancake and 15-blocksworld (paper §5; 0 on the 15-puzzle). "
+    "--alpha A plans with y^α,\n"
+    "  two-output networks only; without it, with the network's mean μ "
+    "(for a two-output network, as --alpha 0.5).\n"
+    "\n"
+    "output: the start, the plan as one state per line (each after a move), "
+    "and the cost, node counts and time;\n"
+    "  one line per IDA* iteration on stderr (bound, nodes, time). "
+    "--json prints one object instead: domain,\n"
+    "  heuristic, algorithm, order, weight, start, optimal (if known), solved, cost, "
+    "plan (a list of states),\n"
+    "  generated, expanded, iterations, seconds, status, "
+    "per_iteration (nodes per iteration), bounds,\n"
+    "  nodes_per_second; with --network also network (its path) and alpha (null: the mean).\n"
+    "\n"
+    "exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.\n"
+)
 
 
 def parse_args(argv):
@@ -81,26 +104,35 @@ def parse_args(argv):
     parser.add_argument("--domain", default=None, help="8-puzzle, 15-puzzle (default), 24-puzzle, "
                         "<n>-pancake or <n>-blocksworld")
     parser.add_argument("--heuristic", choices=HEURISTICS, default=None,
-                        help="md (sliding tiles, default there), gap (pancakes, default there), hamming, pdb, "
+                        help="md (sliding tiles, default there), gap (pancakes, default there), "
+                             "hamming, pdb, "
                              "max-pdb, exact (blocksworld); see below")
     parser.add_argument("--network", type=existing_file, metavar="PATH",
-                        help="plan with this trained network (a network.npz saved by la) instead of --heuristic")
+                        help="plan with this trained network (a network.npz saved by la) "
+                             "instead of --heuristic")
     parser.add_argument("--alpha", type=alpha, metavar="A",
-                        help="with --network: plan with y^α, 0 < A < 1 (two-output networks); default: the mean")
+                        help="with --network: plan with y^α, 0 < A < 1 (two-output networks); "
+                             "default: the mean")
     parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
-                        help="where pattern databases are cached (default: $LA_PDB_DIR, else ~/.cache/la/pdb); "
+                        help="where pattern databases are cached "
+                             "(default: $LA_PDB_DIR, else ~/.cache/la/pdb); "
                              "read-only is fine once they are there")
     parser.add_argument("--algorithm", choices=("batched", "reference"), default="batched")
     parser.add_argument("--order", choices=ORDERS, default="depth-first",
-                        help="the batched search's goal order: depth-first (the reference's plan and node counts, "
+                        help="the batched search's goal order: "
+                             "depth-first (the reference's plan and node counts, "
                              "default) or batched (the shallowest goal within the bound)")
     parser.add_argument("--weight", type=weight, default=1, metavar="W",
-                        help=f"multiply the heuristic by W, an integer 1..{WEIGHT_MAX:,} (weighted IDA*: inadmissible "
+                        help=f"multiply the heuristic by W, an integer 1..{WEIGHT_MAX:,} "
+                             "(weighted IDA*: inadmissible "
                              "for W > 1, so the two orders can return different plans); default 1")
-    parser.add_argument("--korf", type=int, metavar="N", help="Korf's 15-puzzle instance N (1..100)")
-    parser.add_argument("--korf24", type=int, metavar="N", help="Korf's 24-puzzle instance N (1..50)")
+    parser.add_argument("--korf", type=int, metavar="N",
+                        help="Korf's 15-puzzle instance N (1..100)")
+    parser.add_argument("--korf24", type=int, metavar="N",
+                        help="Korf's 24-puzzle instance N (1..50)")
     parser.add_argument("--node-limit", type=node_limit, metavar="NODES",
-                        help=f"stop after this many generated nodes, 1..{NODES_MAX:,}; whole numbers may be written "
+                        help=f"stop after this many generated nodes, 1..{NODES_MAX:,}; "
+                             "whole numbers may be written "
                              "in scientific notation (1e3 = 1000, 2.5e9 = 2500000000)")
     parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
                         help="stop after this many seconds (a finite number above 0)")
@@ -109,9 +141,10 @@ def parse_args(argv):
 
 
 def task(args, default_domain: str = "15-puzzle"):
-    """The domain, the start state and its optimal cost if known, from the arguments; a state without
-    --domain belongs to `default_domain`."""
-    chosen = [name for name, given in [("a state", bool(args.state)), ("--korf", args.korf is not None),
+    """The domain, the start state and its optimal cost if known, from the arguments; a state
+    without --domain belongs to `default_domain`."""
+    chosen = [name for name, given in [("a state", bool(args.state)),
+                                       ("--korf", args.korf is not None),
                                        ("--korf24", args.korf24 is not None)] if given]
     if len(chosen) != 1:
         raise ValueError("give exactly one of: a state, --korf N, --korf24 N"
@@ -120,12 +153,15 @@ def task(args, default_domain: str = "15-puzzle"):
         domain = make_domain(default_domain if args.domain is None else args.domain)
         return domain, cli.parse_state(domain, " ".join(args.state)), None
     korf15 = args.korf is not None
-    name, instances, count = ("15-puzzle", data.korf100(), 100) if korf15 else ("24-puzzle", data.korf50_24(), 50)
+    name, instances, count = (("15-puzzle", data.korf100(), 100) if korf15
+                              else ("24-puzzle", data.korf50_24(), 50))
     number = args.korf if korf15 else args.korf24
     if args.domain not in (None, name):
-        raise ValueError(f"--korf{'' if korf15 else '24'} instances are {name} tasks, not {args.domain}")
+        raise ValueError(f"--korf{'' if korf15 else '24'} instances are {name} tasks, "
+                         f"not {args.domain}")
     if not 1 <= number <= count:
-        raise ValueError(f"there is no instance {number}: Korf's {name} instances are numbered 1..{count}")
+        raise ValueError(f"there is no instance {number}: "
+                         f"Korf's {name} instances are numbered 1..{count}")
     instance = instances[number - 1]
     return make_domain(name), instance.state, instance.optimal
 
@@ -139,23 +175,31 @@ def main(argv=None) -> int:
         from la.heuristics.likely_admissible import LikelyAdmissible
         check_domain(about, domain, args.network)
         name = "network"
-        heuristic = LikelyAdmissible(network, network_encoding(about, args.pdb_dir, BuildProgress()), args.alpha)
+        heuristic = LikelyAdmissible(network,
+                                     network_encoding(about, args.pdb_dir, BuildProgress()),
+                                     args.alpha)
     else:
         name = args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md")
         heuristic = heuristic_named(name, domain, args.pdb_dir)
     if args.weight > 1:
         heuristic = Weighted(heuristic, args.weight)
-    if domain.size >= 25 and name in ("md", "hamming") and args.node_limit is None and args.time_limit is None:
-        print(f"note: the {domain.name} with {name} may take hours or days (Korf & Felner solved these with "
-              f"pattern databases); --node-limit or --time-limit stop it earlier", file=sys.stderr, flush=True)
+    if (domain.size >= 25 and name in ("md", "hamming") and args.node_limit is None
+            and args.time_limit is None):
+        print(f"note: the {domain.name} with {name} may take hours or days "
+              "(Korf & Felner solved these with "
+              f"pattern databases); --node-limit or --time-limit stop it earlier",
+              file=sys.stderr, flush=True)
     if args.algorithm == "batched":
-        result = ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit,
+        result = ida_star(domain, heuristic, start, node_limit=args.node_limit,
+                          time_limit=args.time_limit,
                           order=args.order, progress=None if args.json else _iteration_line)
     else:
-        result = reference.ida_star(domain, heuristic, start, node_limit=args.node_limit, time_limit=args.time_limit)
+        result = reference.ida_star(domain, heuristic, start, node_limit=args.node_limit,
+                                    time_limit=args.time_limit)
     if args.json:
         record = {"domain": domain.name, "heuristic": name,
-                  "algorithm": args.algorithm, "order": args.order if args.algorithm == "batched" else None,
+                  "algorithm": args.algorithm,
+                  "order": args.order if args.algorithm == "batched" else None,
                   "weight": args.weight, "start": start.astype(int).tolist(), "optimal": optimal,
                   **result_json(result), "nodes_per_second": result.nodes_per_second}
         if network is not None:
@@ -164,7 +208,8 @@ def main(argv=None) -> int:
     else:
         print(domain.format(start))
         if result.solved:
-            print(f"plan ({result.cost} move{'' if result.cost == 1 else 's'}), one state per line:")
+            print(f"plan ({result.cost} move{'' if result.cost == 1 else 's'}), "
+                  "one state per line:")
             print("\n".join(cli.state_text(state) for state in result.plan))
         outcome = f"cost {result.cost}" if result.solved else f"not solved ({result.status})"
         known = f" (optimal {optimal})" if optimal is not None else ""
@@ -175,28 +220,32 @@ def main(argv=None) -> int:
 
 
 def trained_network(args) -> tuple:
-    """The --network's FFNN and its record of domain and encoding (None, None without --network), checked
-    against --heuristic and --alpha; its PDBs are loaded later, once the task is known to be its domain's."""
+    """The --network's FFNN and its record of domain and encoding (None, None without --network),
+    checked against --heuristic and --alpha; its PDBs are loaded later, once the task is known to be
+    its domain's."""
     if args.network is None:
         if args.alpha is not None:
             raise ValueError("--alpha is the α of a trained network's y^α: give --network too")
         return None, None
     if args.heuristic is not None:
-        raise ValueError(f"give either --heuristic or --network, not both (got --heuristic {args.heuristic})")
+        raise ValueError(f"give either --heuristic or --network, not both "
+                         f"(got --heuristic {args.heuristic})")
     from la.runs.network import load_network      # here: the networks load SciPy (see the top)
     from la.nn import FFNN
     network, about = load_network(args.network)
     if not isinstance(network, FFNN):
-        raise ValueError(f"{args.network}: a {type(network).__name__} (task generation), not a planning network")
+        raise ValueError(f"{args.network}: a {type(network).__name__} (task generation), "
+                         "not a planning network")
     if args.alpha is not None and network.n_out != 2:
-        raise ValueError(f"--alpha needs a two-output network (μ and σ_a); {args.network} predicts the mean "
+        raise ValueError(f"--alpha needs a two-output network (μ and σ_a); "
+                         f"{args.network} predicts the mean "
                          f"only: leave --alpha out")
     return network, about
 
 
 def heuristic_named(name: str, domain, pdb_folder=None):
-    """The heuristic `name` for `domain`; PDBs are loaded from `pdb_folder` (built there if missing, with a
-    progress line on stderr)."""
+    """The heuristic `name` for `domain`; PDBs are loaded from `pdb_folder` (built there if missing,
+    with a progress line on stderr)."""
     if name == "pdb":
         from la.heuristics.pdb import pdb_heuristic
         return pdb_heuristic(domain, pdb_folder, BuildProgress())
@@ -205,21 +254,23 @@ def heuristic_named(name: str, domain, pdb_folder=None):
         return max_pdb_heuristic(domain, pdb_folder, BuildProgress())
     if name == "exact":
         if not isinstance(domain, Blocksworld):
-            raise ValueError(f"heuristic 'exact' is blocksworld's exact cost rule, not for the {domain.name}")
+            raise ValueError(f"heuristic 'exact' is blocksworld's exact cost rule, "
+                             f"not for the {domain.name}")
         return optimal_cost
     return make_heuristic(name, domain)
 
 
 def _iteration_line(bound, nodes, total, seconds):
-    print(f"iteration: bound {bound}  {nodes:,} nodes  ({total:,} in all, {seconds:.1f} s)", file=sys.stderr,
-          flush=True)
+    print(f"iteration: bound {bound}  {nodes:,} nodes  ({total:,} in all, {seconds:.1f} s)",
+          file=sys.stderr, flush=True)
 
 
 def result_json(result) -> dict:
     """A `SearchResult` as plain JSON types; `plan` as a list of states, each a list of integers."""
     return {"solved": result.solved, "cost": result.cost,
             "plan": None if result.plan is None else result.plan.astype(int).tolist(),
-            "generated": result.generated, "expanded": result.expanded, "iterations": result.iterations,
+            "generated": result.generated, "expanded": result.expanded,
+            "iterations": result.iterations,
             "seconds": result.seconds, "status": result.status,
             "per_iteration": list(result.per_iteration), "bounds": list(result.bounds)}
 

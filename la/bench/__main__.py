@@ -1,9 +1,11 @@
-"""Run the project's benchmarks: `python -m la.bench [--only search,nn,neural,pdb,features,confidence,startup]
-[--quick] [--json]`; `--only tutorials` runs every tutorial (about half an hour; not in the default).
+"""Run the project's benchmarks:
+`python -m la.bench [--only search,nn,neural,pdb,features,confidence,startup] [--quick] [--json]`;
+`--only tutorials` runs every tutorial (about half an hour; not in the default).
 
-Speed targets live in the issues and are measured here, never in timed tests. Each section is a module of
-`la.bench` with `run(rng, quick) -> results` and `report(results) -> lines`. SIGTERM (a timeout's kill) stops a
-run as Ctrl-C does: the PDB section's worker process is stopped and its temporary folder removed; exit status 143.
+Speed targets live in the issues and are measured here, never in timed tests. Each section is a
+module of `la.bench` with `run(rng, quick) -> results` and `report(results) -> lines`. SIGTERM (a
+timeout's kill) stops a run as Ctrl-C does: the PDB section's worker process is stopped and its
+temporary folder removed; exit status 143.
 """
 import json
 import signal
@@ -15,25 +17,31 @@ from la.bench import confidence, features, neural, nn, pdb, search, startup, tut
 from la.runs.cli import SEED_MAX, Parser, names, run, seed
 from la.runs.processes import Terminated, terminated_raises
 
-SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb, "features": features, "confidence": confidence,
-            "startup": startup, "tutorials": tutorials}
+SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb, "features": features,
+            "confidence": confidence, "startup": startup, "tutorials": tutorials}
 DEFAULT = [name for name in SECTIONS if name != "tutorials"]
 
 
 def main(argv=None) -> int:
     parser = Parser(prog="python -m la.bench", description="Run the project's benchmarks.")
-    parser.add_argument("--only", type=names(SECTIONS, "benchmark section"), default=",".join(DEFAULT),
-                        help=f"comma-separated sections, at least one of: {', '.join(SECTIONS)} (default: all but "
+    parser.add_argument("--only", type=names(SECTIONS, "benchmark section"),
+                        default=",".join(DEFAULT),
+                        help=f"comma-separated sections, at least one of: {', '.join(SECTIONS)} "
+                             "(default: all but "
                              f"tutorials)")
-    parser.add_argument("--quick", action="store_true", help="smaller instance sets and PDBs (a smoke run)")
+    parser.add_argument("--quick", action="store_true",
+                        help="smaller instance sets and PDBs (a smoke run)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--seed", type=seed, default=0, help=f"seed of the random inputs, 0..{SEED_MAX} (default 0)")
+    parser.add_argument("--seed", type=seed, default=0,
+                        help=f"seed of the random inputs, 0..{SEED_MAX} (default 0)")
     args = parser.parse_args(argv)
     results = {}
     try:
-        with terminated_raises():              # SIGTERM unwinds: workers stopped, temporary folders removed
+        with terminated_raises():              # SIGTERM unwinds: workers stopped, temporary folders
+                                               # removed
             for name in args.only:
-                results[name] = SECTIONS[name].run(np.random.default_rng(args.seed), quick=args.quick)
+                results[name] = SECTIONS[name].run(np.random.default_rng(args.seed),
+                                                   quick=args.quick)
                 if not args.json:
                     print("\n".join(SECTIONS[name].report(results[name])), flush=True)
     except Terminated:

@@ -1,14 +1,18 @@
-"""What every command-line entry point shares: its checks of arguments and inputs, one-line errors, exit status 2.
+"""What every command-line entry point shares: its checks of arguments and inputs, one-line errors,
+exit status 2.
 
-Every command checks everything it was given before it trains, searches or writes anything: a typo found after an
-hour of training, or a figure that cannot be saved at the end of a run, costs the hour. The checks live here, one
-place per kind, as argparse `type=` functions (a refusal is one line naming the option) or, for results files,
-a reader that raises ValueError naming the file:
+Every command checks everything it was given before it trains, searches or writes anything: a typo
+found after an hour of training, or a figure that cannot be saved at the end of a run, costs the
+hour. The checks live here, one place per kind, as argparse `type=` functions (a refusal is one line
+naming the option) or, for results files, a reader that raises ValueError naming the file:
 
-    numbers        integer(low, high) and its instances node_limit, seed, count, weight; seconds; alpha
-    paths          out_folder, pdb_folder, figure_file, existing_folder, existing_file: none creates anything
+    numbers        integer(low, high) and its instances node_limit, seed, count, weight; seconds;
+                   alpha
+    paths          out_folder, pdb_folder, figure_file, existing_folder, existing_file: none creates
+                   anything
     lists          names(allowed, what): comma-separated names, each one of `allowed`
-    states         parse_state(domain, text), state_text(state): a state as a line of integers, and back
+    states         parse_state(domain, text), state_text(state): a state as a line of integers, and
+                   back
 
 Results files are read and checked by `la.runs.shapes` (read_results, check_shape).
 """
@@ -28,11 +32,14 @@ import numpy as np
 from la.io import WriteError
 
 NODES_MAX = 10**18          # node counts are int64 (at most 9.2e18) in la.search
-SEED_MAX = 2**32 - 1        # the usual seed range: every tool and JSON reader keeps such a seed exact
-COUNT_MAX = 1_000           # runs, test sets, jobs: far beyond any real run, short of filling the memory
+SEED_MAX = 2**32 - 1        # the usual seed range: every tool and JSON reader keeps such a seed
+                            # exact
+COUNT_MAX = 1_000           # runs, test sets, jobs: far beyond any real run, short of filling the
+                            # memory
 WEIGHT_MAX = 10**6          # weighted IDA*'s W: W·h stays far inside int64 for every domain here
-ROOM = 255                  # bytes of path kept free below an output folder for what a run writes there (a unit's
-                            # folder, a file, a temporary's prefix: under 60 here, NAME_MAX at most)
+ROOM = 255                  # bytes of path kept free below an output folder for what a run writes
+                            # there (a unit's folder, a file, a temporary's prefix: under 60 here,
+                            # NAME_MAX at most)
 
 
 class Parser(argparse.ArgumentParser):
@@ -43,15 +50,19 @@ class Parser(argparse.ArgumentParser):
 
 
 def run(main, argv=None) -> int:
-    """Call `main(argv)`; a ValueError (bad input) or a file that cannot be written (disk full, read-only, ...)
-    becomes one line on stderr and exit status 2, Ctrl-C outside the runner (which reports its own) one line and
-    status 130, and output cut short by its reader (`| head`) nothing more and status 1."""
+    """Call `main(argv)`; a ValueError (bad input) or a file that cannot be written (disk full,
+    read-only, ...) becomes one line on stderr and exit status 2, Ctrl-C outside the runner (which
+    reports its own) one line and status 130, and output cut short by its reader (`| head`) nothing
+    more and status 1."""
     try:
         status = main(argv)
-        sys.stdout.flush()                   # buffered output meets a reader gone away here, not at the exit
+        sys.stdout.flush()                   # buffered output meets a reader gone away here, not at
+                                             # the exit
         return status
-    except BrokenPipeError:                  # the reader went away (`| head`): stop quietly, as a shell tool does
-        try:                                 # and leave nothing for the exit's flush to fail on again
+    except BrokenPipeError:                  # the reader went away (`| head`): stop quietly, as a
+                                             # shell tool does
+        try:                                 # and leave nothing for the exit's flush to fail on
+                                             # again
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except (OSError, ValueError, AttributeError):
             pass
@@ -60,7 +71,8 @@ def run(main, argv=None) -> int:
         print(f"error: {str(error).replace(chr(10), ' ')}", file=sys.stderr)
         return 2
     except OSError as error:
-        if error.filename is None:          # names no file: not the place but a bug, so keep its traceback
+        if error.filename is None:          # names no file: not the place but a bug, so keep its
+                                            # traceback
             raise
         print(f"error: {file_error(error)}", file=sys.stderr)
         return 2
@@ -70,7 +82,8 @@ def run(main, argv=None) -> int:
 
 
 def file_error(error: OSError) -> str:
-    """An OSError that names its file as one line: "cannot write <file> (No space left on device)"."""
+    """An OSError that names its file as one line: "cannot write <file> (No space left on
+    device)"."""
     reason = error.strerror or str(error)
     if isinstance(error, WriteError):
         return f"cannot write {shown(str(error.filename))} ({reason})"
@@ -79,16 +92,19 @@ def file_error(error: OSError) -> str:
 
 def shown(text: str) -> str:
     """The user's text quoted for a message; an absurdly long one keeps only its two ends."""
-    return repr(text) if len(text) <= 120 else f"{text[:40]!r}...{text[-40:]!r} ({len(text):,} characters)"
+    return repr(text) if len(text) <= 120 else (f"{text[:40]!r}...{text[-40:]!r} "
+                                                f"({len(text):,} characters)")
 
 
-# --- numbers ------------------------------------------------------------------------------------------------
+# --- numbers
+# ------------------------------------------------------------------------------------------------
 
 def integer(low: int, high: int):
-    """An argparse type: an integer from `low` to `high`; scientific notation is read when it is whole (1e3)."""
+    """An argparse type: an integer from `low` to `high`; scientific notation is read when it is
+    whole (1e3)."""
     def parse(text: str) -> int:
         try:
-            value = Decimal(text)                     # exact: 2e9 and 2000000000 are the same number
+            value = Decimal(text)                   # exact: 2e9 and 2000000000 are the same number
         except InvalidOperation:
             value = Decimal("NaN")
         if not value.is_finite() or value != value.to_integral_value():
@@ -132,10 +148,12 @@ def alpha(text: str) -> float:
     return value
 
 
-# --- paths --------------------------------------------------------------------------------------------------
+# --- paths
+# --------------------------------------------------------------------------------------------------
 
 def _kind(path: Path, text: str) -> str | None:
-    """'folder', 'file' or None (nothing there, or a name too long to exist); other failures refuse the path."""
+    """'folder', 'file' or None (nothing there, or a name too long to exist); other failures refuse
+    the path."""
     try:
         mode = path.stat().st_mode
     except (FileNotFoundError, NotADirectoryError):
@@ -150,13 +168,15 @@ def _kind(path: Path, text: str) -> str | None:
 
 
 def _creatable(path: Path) -> None:
-    """Refuse `path`, which does not exist yet, unless it could be created; nothing is created to find out."""
+    """Refuse `path`, which does not exist yet, unless it could be created; nothing is created to
+    find out."""
     place, missing = path.absolute(), []
     while not os.path.lexists(place):
         missing.append(place.name)
         place = place.parent
     if not place.is_dir():
-        raise ArgumentTypeError(f"cannot create {shown(str(path))}: {shown(str(place))} is a file, not a folder")
+        raise ArgumentTypeError(f"cannot create {shown(str(path))}: {shown(str(place))} is a file, "
+                                "not a folder")
     if not os.access(place, os.W_OK | os.X_OK):
         raise ArgumentTypeError(f"cannot write in {shown(str(place))}")
     try:
@@ -164,25 +184,28 @@ def _creatable(path: Path) -> None:
     except (OSError, ValueError, AttributeError):
         longest = 255
     if any(len(os.fsencode(name)) > longest for name in missing):
-        raise ArgumentTypeError(f"cannot create {shown(str(path))}: a name in it is longer than {longest} bytes")
+        raise ArgumentTypeError(f"cannot create {shown(str(path))}: a name in it is longer than "
+                                f"{longest} bytes")
 
 
 def _fits(path: Path, text: str, room: int = 0) -> None:
-    """Refuse a path whose full form, with `room` bytes more, is longer than the system takes (PATH_MAX).
-    Each name in it is checked by `_creatable`; the files are written by full path (`la.io`)."""
+    """Refuse a path whose full form, with `room` bytes more, is longer than the system takes
+    (PATH_MAX). Each name in it is checked by `_creatable`; the files are written by full path
+    (`la.io`)."""
     try:
-        limit = os.pathconf("/", "PC_PATH_MAX") - 1             # PATH_MAX counts the closing NUL byte
+        limit = os.pathconf("/", "PC_PATH_MAX") - 1         # PATH_MAX counts the closing NUL byte
     except (OSError, ValueError, AttributeError):
         limit = 4095
     size = len(os.fsencode(str(path.absolute())))
     if size + room > limit:
         kept = f", less {room} kept for the files written in it" if room else ""
-        raise ArgumentTypeError(f"{shown(text)} is too long: its full path has {size:,} bytes, and a path here "
-                                f"may have at most {limit:,}{kept}")
+        raise ArgumentTypeError(f"{shown(text)} is too long: its full path has {size:,} bytes, "
+                                f"and a path here may have at most {limit:,}{kept}")
 
 
 def out_folder(text: str) -> Path:
-    """An argparse type: a folder to write results in, existing and writable or possible to create."""
+    """An argparse type: a folder to write results in, existing and writable or possible to
+    create."""
     if not text:
         raise ArgumentTypeError("expected a folder name, got '' (write . for the current folder)")
     path = Path(text)
@@ -198,8 +221,9 @@ def out_folder(text: str) -> Path:
 
 
 def pdb_folder(text: str) -> Path:
-    """An argparse type: a PDB cache folder (--pdb-dir). A folder that exists is accepted even if it cannot be
-    written: PDBs already there are only read, and `la.pdb.store` refuses the folder when one must be built."""
+    """An argparse type: a PDB cache folder (--pdb-dir). A folder that exists is accepted even if it
+    cannot be written: PDBs already there are only read, and `la.pdb.store` refuses the folder when
+    one must be built."""
     if text and Path(text).is_dir():
         return Path(text)
     return out_folder(text)
@@ -212,7 +236,8 @@ def figure_types() -> list:
 
 
 def figure_file(text: str) -> Path:
-    """An argparse type: where to save a figure, a file type matplotlib writes in a place that can be written."""
+    """An argparse type: where to save a figure, a file type matplotlib writes in a place that can
+    be written."""
     if not text:
         raise ArgumentTypeError("expected a file name, got ''")
     path, kinds = Path(text), figure_types()
@@ -224,7 +249,8 @@ def figure_file(text: str) -> Path:
     if not path.suffix:
         raise ArgumentTypeError(f"{shown(text)} has no file type: end it with one of {listed}")
     if path.suffix[1:].lower() not in kinds:
-        raise ArgumentTypeError(f"matplotlib cannot write {path.suffix!r} files: end the name with one of {listed}")
+        raise ArgumentTypeError(f"matplotlib cannot write {path.suffix!r} files: "
+                                f"end the name with one of {listed}")
     if kind is None:
         _creatable(path)
     elif not os.access(path, os.W_OK):
@@ -233,7 +259,8 @@ def figure_file(text: str) -> Path:
 
 
 def _existing(wanted: str):
-    """An argparse type: a `wanted` ('file' or 'folder') that exists; its contents are checked by its reader."""
+    """An argparse type: a `wanted` ('file' or 'folder') that exists; its contents are checked by
+    its reader."""
     other = "folder" if wanted == "file" else "file"
 
     def parse(text: str) -> Path:
@@ -253,10 +280,12 @@ existing_folder = _existing("folder")
 existing_file = _existing("file")
 
 
-# --- lists of names -----------------------------------------------------------------------------------------
+# --- lists of names
+# -----------------------------------------------------------------------------------------
 
 def names(allowed, what: str):
-    """An argparse type: comma-separated names, each one of `allowed`, at least one; repeats count once."""
+    """An argparse type: comma-separated names, each one of `allowed`, at least one; repeats count
+    once."""
     listed = ", ".join(allowed)
 
     def parse(text: str) -> list:
@@ -265,13 +294,15 @@ def names(allowed, what: str):
             raise ArgumentTypeError(f"name at least one {what}: {listed}")
         unknown = [name for name in chosen if name not in allowed]
         if unknown:
-            raise ArgumentTypeError(f"unknown {what} {shown(unknown[0])}: expected some of {listed}")
+            raise ArgumentTypeError(f"unknown {what} {shown(unknown[0])}: "
+                                    f"expected some of {listed}")
         return chosen
     parse.__name__ = "names"
     return parse
 
 
-# --- states ------------------------------------------------------------------------------------------------
+# --- states
+# ------------------------------------------------------------------------------------------------
 
 def parse_state(domain, text: str) -> np.ndarray:
     """A state of `domain` from space- or comma-separated integers, checked (`Domain.validate`)."""
@@ -281,7 +312,7 @@ def parse_state(domain, text: str) -> np.ndarray:
     except ValueError:
         shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:57] + "..."
         raise ValueError(f"a {domain.name} state is a list of integers, got {shown!r}") from None
-    huge = [v for v in values if not -2**63 <= v < 2**63]       # beyond int64: out of range everywhere
+    huge = [v for v in values if not -2**63 <= v < 2**63]   # beyond int64: out of range everywhere
     if huge:
         raise ValueError(f"{huge[0]} is out of range for the {domain.name}")
     return domain.validate(np.array(values, dtype=np.int64))

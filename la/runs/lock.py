@@ -1,10 +1,11 @@
 """One process per results folder: an exclusive lock that the kernel releases when its holder dies.
 
-`hold(folder)` takes `fcntl.flock` on `<folder>/.lock` and writes this process's id into it. The lock belongs
-to the open file, so it lasts until this process exits, however it exits: a crashed or killed run never leaves
-a stale lock behind, and the file that stays is harmless. A second process asking for the same folder is
-refused at once (`FolderInUse`, a ValueError, so the command lines report it in one line with exit status 2),
-naming the holder's process id. Within one process `hold` may be called again for the same folder.
+`hold(folder)` takes `fcntl.flock` on `<folder>/.lock` and writes this process's id into it. The
+lock belongs to the open file, so it lasts until this process exits, however it exits: a crashed or
+killed run never leaves a stale lock behind, and the file that stays is harmless. A second process
+asking for the same folder is refused at once (`FolderInUse`, a ValueError, so the command lines
+report it in one line with exit status 2), naming the holder's process id. Within one process `hold`
+may be called again for the same folder.
 """
 import contextlib
 import fcntl
@@ -22,7 +23,8 @@ class FolderInUse(ValueError):
 
 
 def hold(folder) -> bool:
-    """Lock `folder` (which must exist) for this process until it exits; FolderInUse if another holds it.
+    """Lock `folder` (which must exist) for this process until it exits; FolderInUse if another
+    holds it.
 
     True if this call took the lock, False if this process held it already.
     """
@@ -32,13 +34,15 @@ def hold(folder) -> bool:
     try:
         fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
     except OSError as error:
-        raise ValueError(f"{folder}: cannot create its lock file {LOCK} ({error.strerror})") from None
+        raise ValueError(f"{folder}: cannot create its lock file {LOCK} "
+                         f"({error.strerror})") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         holder = os.read(fd, 32).decode(errors="replace").strip()
         os.close(fd)
-        raise FolderInUse(f"{folder} is in use by another run (process {holder or 'unknown'}); wait for it to end "
+        raise FolderInUse(f"{folder} is in use by another run (process {holder or 'unknown'}); "
+                          "wait for it to end "
                           f"or stop it, or choose another --out") from None
     try:
         os.ftruncate(fd, 0)

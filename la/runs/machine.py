@@ -1,8 +1,10 @@
-"""What a run's numbers were computed on: the CPU, the NumPy and SciPy versions, the BLAS kernel that loaded.
+"""What a run's numbers were computed on: the CPU, the NumPy and SciPy versions, the BLAS kernel
+that loaded.
 
-With the numerics pinned (`la/__init__.py`) the same seed gives the same numbers on every x86-64 CPU with AVX2, so
-this is a record, not a key: it lets a reader check that two runs compared with each other ran on the same
-numerics (Table 1's gap experiments, figures/table1-gap/), and find out why two records differ if they do.
+With the numerics pinned (`la/__init__.py`) the same seed gives the same numbers on every x86-64 CPU
+with AVX2, so this is a record, not a key: it lets a reader check that two runs compared with each
+other ran on the same numerics (Table 1's gap experiments, figures/table1-gap/), and find out why
+two records differ if they do.
 """
 import ctypes
 import glob
@@ -16,7 +18,8 @@ import la
 
 
 def cpu_model() -> str:
-    """The CPU's name as Linux reports it (/proc/cpuinfo), else what Python's platform module knows."""
+    """The CPU's name as Linux reports it (/proc/cpuinfo), else what Python's platform module
+    knows."""
     if os.path.exists("/proc/cpuinfo"):
         with open("/proc/cpuinfo") as cpu:
             for line in cpu:
@@ -26,11 +29,13 @@ def cpu_model() -> str:
 
 
 def openblas_core() -> str | None:
-    """The kernel OpenBLAS chose or was told to use (Haswell, SkylakeX, ...); None if NumPy's OpenBLAS is not found.
+    """The kernel OpenBLAS chose or was told to use (Haswell, SkylakeX, ...); None if NumPy's
+    OpenBLAS is not found.
 
     NumPy's wheels ship OpenBLAS in `numpy.libs`; it answers `scipy_openblas_get_corename64_`.
     """
-    libs = glob.glob(os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs", "*openblas*"))
+    libs = glob.glob(os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs",
+                                  "*openblas*"))
     if not libs:
         return None
     try:
@@ -42,6 +47,7 @@ def openblas_core() -> str | None:
 
 
 def machine() -> dict:
-    """The record: CPU, NumPy, SciPy, OpenBLAS's kernel, and whether la fixed the numerics (`la.NUMERICS_PINNED`)."""
+    """The record: CPU, NumPy, SciPy, OpenBLAS's kernel, and whether la fixed the numerics
+    (`la.NUMERICS_PINNED`)."""
     return {"cpu": cpu_model(), "numpy": np.__version__, "scipy": scipy.__version__,
             "openblas_core": openblas_core(), "numerics_pinned": la.NUMERICS_PINNED}

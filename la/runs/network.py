@@ -1,15 +1,17 @@
 """A trained network on disk with what it was trained on: its domain and its encoding.
 
-    save_network(net, encoding, path)     an FFNN or a WUNN (`la.runs.persist`), with about = {"domain": the
-                                          domain's name, "encoding": `la.features.encodings.describe(encoding)`}
+    save_network(net, encoding, path)     an FFNN or a WUNN (`la.runs.persist`), with about =
+                                          {"domain": the domain's name, "encoding":
+                                          `la.features.encodings.describe(encoding)`}
     net, about = load_network(path)       the network and that record, checked; no PDB is loaded yet
     encoding = network_encoding(about)    the encoding remade (PDBs loaded, or built on first use)
     encoding_for(domain, description)     the same, made once per process (shared by its units)
 
-A network reads states only through its encoding, so it is usable only on the domain and encoding it was
-trained on: `load_network(path, domain)` refuses any other domain in one line. Files saved before networks
-recorded this (the committed networks under figures/ and in results folders) hold none; they are read as
-15-puzzle networks on the one-hot, the only kind `la` trained then (`la.runs.compat`).
+A network reads states only through its encoding, so it is usable only on the domain and encoding it
+was trained on: `load_network(path, domain)` refuses any other domain in one line. Files saved
+before networks recorded this (the committed networks under figures/ and in results folders) hold
+none; they are read as 15-puzzle networks on the one-hot, the only kind `la` trained then
+(`la.runs.compat`).
 """
 import json
 import zipfile
@@ -23,17 +25,20 @@ from la.runs.progress import BuildProgress
 
 
 def save_network(net, encoding, path) -> None:
-    """Write `net` (an FFNN or a WUNN on `encoding`'s inputs) to `path` atomically, with its domain and encoding."""
+    """Write `net` (an FFNN or a WUNN on `encoding`'s inputs) to `path` atomically, with its domain
+    and encoding."""
     if net.n_in != encoding.size:
-        raise ValueError(f"the network has {net.n_in} inputs, but {encoding!r} gives {encoding.size}")
+        raise ValueError(f"the network has {net.n_in} inputs, "
+                         f"but {encoding!r} gives {encoding.size}")
     save(net, path, about={"domain": encoding.domain.name, "encoding": describe(encoding)})
 
 
 def load_network(path, domain=None) -> tuple:
-    """The network saved at `path` and what it was trained on, {"domain": name, "encoding": description}.
+    """The network saved at `path` and what it was trained on, {"domain": name, "encoding":
+    description}.
 
-    ValueError naming the file if it cannot be read or is not a network, or, with `domain`, if the network was
-    trained on another domain."""
+    ValueError naming the file if it cannot be read or is not a network, or, with `domain`, if the
+    network was trained on another domain."""
     try:
         about, net = read_about(path), load(path)
     except (OSError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
@@ -50,20 +55,24 @@ def load_network(path, domain=None) -> tuple:
 
 
 def check_domain(about: dict, domain, path) -> None:
-    """ValueError naming the file unless the network at `path`, trained as `about` says, is for `domain`."""
+    """ValueError naming the file unless the network at `path`, trained as `about` says, is for
+    `domain`."""
     if about["domain"] != domain.name:
-        raise ValueError(f"{path}: a network trained on the {about['domain']}, not the {domain.name}")
+        raise ValueError(f"{path}: a network trained on the {about['domain']}, "
+                         f"not the {domain.name}")
 
 
 def network_encoding(about: dict, pdb_folder=None, progress=None):
-    """The encoding `about` names, on its domain; PDBs from `pdb_folder` (built there when missing)."""
+    """The encoding `about` names, on its domain; PDBs from `pdb_folder` (built there when
+    missing)."""
     return from_description(make_domain(about["domain"]), about["encoding"], pdb_folder, progress)
 
 
 def encoding_for(domain: str, description: dict | None = None, pdb_dir=None):
-    """The networks' inputs on `domain`: those `description` names (`la.features.encodings.describe`, as network files
-    record it), or the paper's. Made once per process, so that a worker loads a domain's PDBs once for all its
-    units; missing PDBs are built into `pdb_dir` (None: la.pdb.store's default folder) first."""
+    """The networks' inputs on `domain`: those `description` names
+    (`la.features.encodings.describe`, as network files record it), or the paper's. Made once per
+    process, so that a worker loads a domain's PDBs once for all its units; missing PDBs are built
+    into `pdb_dir` (None: la.pdb.store's default folder) first."""
     folder = None if pdb_dir is None else str(pdb_dir)
     key = (domain, json.dumps(description, sort_keys=True), folder)
     if key not in _ENCODINGS:
@@ -71,9 +80,10 @@ def encoding_for(domain: str, description: dict | None = None, pdb_dir=None):
         built = BuildProgress()                        # a line on stderr for each PDB built
         encoding = for_domain(made, folder, built) if description is None else \
             from_description(made, description, folder, built)
-        # The paper's encoding is the one its description (a saved network's) names: keep a single copy.
-        _ENCODINGS[key] = _ENCODINGS.setdefault((domain, json.dumps(describe(encoding), sort_keys=True), folder),
-                                                encoding)
+        # The paper's encoding is the one its description (a saved network's) names: keep a single
+        # copy.
+        _ENCODINGS[key] = _ENCODINGS.setdefault(
+            (domain, json.dumps(describe(encoding), sort_keys=True), folder), encoding)
     return _ENCODINGS[key]
 
 

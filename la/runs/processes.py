@@ -1,18 +1,22 @@
-"""Worker processes for `--jobs N` that never outlive the run: they stop when told, and when their parent dies.
+"""Worker processes for `--jobs N` that never outlive the run: they stop when told, and when their
+parent dies.
 
-`Workers(jobs)` starts `jobs` fresh interpreters (spawn, so that each loads NumPy with one BLAS thread; see
-la/__init__.py) that run units sent to them one at a time and answer with the unit's result or its error.
-What makes them safe to interrupt:
+`Workers(jobs)` starts `jobs` fresh interpreters (spawn, so that each loads NumPy with one BLAS
+thread; see la/__init__.py) that run units sent to them one at a time and answer with the unit's
+result or its error. What makes them safe to interrupt:
 
-- They ignore SIGINT. A Ctrl-C reaches the terminal's whole process group; the main process alone decides what
-  happens, stops them and says how to continue. The main process blocks SIGINT while it starts them, so they
-  are born with it blocked (a worker still starting up cannot die with a traceback of its own) until they ignore
-  it, and a Ctrl-C in those milliseconds waits, pending, and reaches the main process once they have started.
-- They stop on SIGTERM by unwinding (SystemExit): an atomic write in progress (`la.io`) removes its temporary
-  file instead of finishing, so a stopped unit leaves its last whole checkpoint and nothing half-written.
-- Each holds the reading end of a pipe (the lifeline) whose only writing end is the main process's. The kernel
-  closes it when the main process dies, even by SIGKILL; a thread in the worker sees the end of file at once
-  and stops the worker as SIGTERM would, before it writes anything more into the results folder.
+- They ignore SIGINT. A Ctrl-C reaches the terminal's whole process group; the main process alone
+  decides what happens, stops them and says how to continue. The main process blocks SIGINT while it
+  starts them, so they are born with it blocked (a worker still starting up cannot die with a
+  traceback of its own) until they ignore it, and a Ctrl-C in those milliseconds waits, pending, and
+  reaches the main process once they have started.
+- They stop on SIGTERM by unwinding (SystemExit): an atomic write in progress (`la.io`) removes its
+  temporary file instead of finishing, so a stopped unit leaves its last whole checkpoint and
+  nothing half-written.
+- Each holds the reading end of a pipe (the lifeline) whose only writing end is the main process's.
+  The kernel closes it when the main process dies, even by SIGKILL; a thread in the worker sees the
+  end of file at once and stops the worker as SIGTERM would, before it writes anything more into the
+  results folder.
 """
 import contextlib
 import os
@@ -35,7 +39,8 @@ class Terminated(BaseException):
 
 @contextlib.contextmanager
 def terminated_raises():
-    """While inside, SIGTERM raises Terminated in the main thread, so the run can stop its workers first."""
+    """While inside, SIGTERM raises Terminated in the main thread, so the run can stop its workers
+    first."""
     def handler(signum, frame):
         raise Terminated()
     with _handler(signal.SIGTERM, handler):
@@ -44,8 +49,8 @@ def terminated_raises():
 
 @contextlib.contextmanager
 def _blocked(signum):
-    """Hold `signum` back while inside: one that arrives stays pending and is delivered on the way out. Processes
-    started inside are born with it blocked (the mask survives fork and exec)."""
+    """Hold `signum` back while inside: one that arrives stays pending and is delivered on the way
+    out. Processes started inside are born with it blocked (the mask survives fork and exec)."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signum})
     try:
         yield
@@ -55,7 +60,8 @@ def _blocked(signum):
 
 @contextlib.contextmanager
 def _handler(signum, handler):
-    """Handle `signum` with `handler` while inside (only the main thread may; elsewhere, nothing changes)."""
+    """Handle `signum` with `handler` while inside (only the main thread may; elsewhere, nothing
+    changes)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -67,17 +73,20 @@ def _handler(signum, handler):
 
 
 class Workers:
-    """`jobs` worker processes; use as a context manager, which stops every worker on the way out."""
+    """`jobs` worker processes; use as a context manager, which stops every worker on the way
+    out."""
 
     def __init__(self, jobs: int):
         context = get_context("spawn")
         lifeline, self._lifeline = context.Pipe(duplex=False)
         self._idle, self._all = [], []
-        # multiprocessing's resource tracker, started with the first process, unblocks SIGINT once it is up: so
-        # it starts now, before SIGINT is blocked, and not in the middle of the workers' start.
+        # multiprocessing's resource tracker, started with the first process, unblocks SIGINT once
+        # it is up: so it starts now, before SIGINT is blocked, and not in the middle of the
+        # workers' start.
         resource_tracker.ensure_running()
         try:
-            with _blocked(signal.SIGINT):           # not ignored: a Ctrl-C now would be lost (module docstring)
+            # not ignored: a Ctrl-C now would be lost (module docstring)
+            with _blocked(signal.SIGINT):
                 for _ in range(jobs):
                     mine, theirs = context.Pipe()
                     process = context.Process(target=_serve, args=(theirs, lifeline), daemon=True)
@@ -85,7 +94,8 @@ class Workers:
                     theirs.close()
                     self._idle.append((process, mine))
                     self._all.append(process)
-        except BaseException:                       # e.g. the Ctrl-C held back, raised as SIGINT is unblocked
+        except BaseException:                       # e.g. the Ctrl-C held back, raised as SIGINT is
+                                                    # unblocked
             self.stop(graceful=False)
             raise
         finally:
@@ -98,8 +108,8 @@ class Workers:
         self.stop(graceful=kind is None)
 
     def run(self, function, units: list, out, tick=lambda running: None):
-        """Yield (unit, "done", result) or (unit, "failed", (one line, traceback, file: see `_failed`)) as each
-        unit ends.
+        """Yield (unit, "done", result) or (unit, "failed", (one line, traceback, file: see
+        `_failed`)) as each unit ends.
 
         `tick(running units)` is called at least every TICK seconds while units run.
         """
@@ -109,7 +119,7 @@ class Workers:
                 process, connection = self._idle.pop()
                 unit = waiting.pop(0)
                 busy[connection] = process, unit
-                with contextlib.suppress(OSError):          # a worker that died shows as end of file below
+                with contextlib.suppress(OSError):  # a worker that died shows as end of file below
                     connection.send((function, unit, out))
             if not busy:
                 raise RuntimeError("every worker process has died")
@@ -122,11 +132,13 @@ class Workers:
                     self._idle.append((process, connection))
                 except (EOFError, OSError):
                     process.join(1)
-                    kind, payload = "failed", (f"its worker process died ({_status(process.exitcode)})", "", None)
+                    kind, payload = "failed", (f"its worker process died "
+                                               f"({_status(process.exitcode)})", "", None)
                 yield unit, kind, payload
 
     def stop(self, graceful: bool) -> None:
-        """Let idle workers exit (graceful), or stop them all with SIGTERM; kill any still alive after GRACE."""
+        """Let idle workers exit (graceful), or stop them all with SIGTERM; kill any still alive
+        after GRACE."""
         for process, connection in self._idle:
             with contextlib.suppress(OSError):
                 connection.send(None)
@@ -143,14 +155,17 @@ class Workers:
 
 
 def _serve(tasks, lifeline) -> None:
-    """A worker's life: run each (function, unit, out) it is sent with verbose=False, until None or EOF."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)           # drops a Ctrl-C pending since it was born (`_blocked`)
+    """A worker's life: run each (function, unit, out) it is sent with verbose=False, until None or
+    EOF."""
+    # drops a Ctrl-C pending since it was born (`_blocked`)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _unwind)
     threading.Thread(target=_watch_parent, args=(lifeline,), daemon=True).start()
     while True:
         try:
-            task = tasks.recv()             # a unit whose code cannot be imported fails here, and is reported
+            task = tasks.recv()             # a unit whose code cannot be imported fails here, and
+                                            # is reported
         except EOFError:
             return
         except Exception as error:
@@ -167,16 +182,19 @@ def _serve(tasks, lifeline) -> None:
 
 
 def _failed(error) -> tuple:
-    """("failed", (one line, traceback, file)); `file`, for an OSError naming a file, is (whether it is a
-    la.io.WriteError, errno, reason, file name): the main process decides whether the disk is to blame."""
+    """("failed", (one line, traceback, file)); `file`, for an OSError naming a file, is (whether it
+    is a la.io.WriteError, errno, reason, file name): the main process decides whether the disk is
+    to blame."""
     file = None
     if isinstance(error, OSError) and error.filename is not None:
-        file = (isinstance(error, WriteError), error.errno, error.strerror or str(error), str(error.filename))
+        file = (isinstance(error, WriteError), error.errno, error.strerror or str(error),
+                str(error.filename))
     return "failed", (f"{type(error).__name__}: {error}", traceback.format_exc(), file)
 
 
 def _status(exitcode) -> str:
-    return f"killed by signal {-exitcode}" if exitcode is not None and exitcode < 0 else f"exit status {exitcode}"
+    return (f"killed by signal {-exitcode}" if exitcode is not None and exitcode < 0
+            else f"exit status {exitcode}")
 
 
 def _unwind(signum, frame):
@@ -184,9 +202,11 @@ def _unwind(signum, frame):
 
 
 def _watch_parent(lifeline) -> None:
-    """Wait for the main process's end of the lifeline to close, then stop this worker like SIGTERM would."""
+    """Wait for the main process's end of the lifeline to close, then stop this worker like SIGTERM
+    would."""
     with contextlib.suppress(EOFError, OSError):
         lifeline.recv_bytes()
     os.kill(os.getpid(), signal.SIGTERM)
-    time.sleep(GRACE)                       # the main thread may be inside a long NumPy call; do not wait for ever
+    time.sleep(GRACE)                       # the main thread may be inside a long NumPy call; do
+                                            # not wait for ever
     os._exit(128 + signal.SIGTERM)

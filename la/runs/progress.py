@@ -1,32 +1,35 @@
-"""The printer of PDB builds: `la.pdb.store`'s `progress(fraction, text)` calls as lines on stderr, each build's
-with an estimate of the time left. The command lines, experiments, benchmarks and tutorials that may build a
-PDB pass one, e.g.
+"""The printer of PDB builds: `la.pdb.store`'s `progress(fraction, text)` calls as lines on stderr,
+each build's with an estimate of the time left. The command lines, experiments, benchmarks and
+tutorials that may build a PDB pass one, e.g.
 
     load_set("24-puzzle", folder, BuildProgress())          # what `python -m la.pdb build` does
 
-    la.pdb: <folder>/24-puzzle_1-2-5-6-7.npy: corrupted (its checksum does not match the header); building it again
-    24-puzzle PDB 1 of 10, [1, 2, 5, 6, 7] (127,512,000 entries): 40% (level 12, 3,870,214 states), about 2 min left
-    24-puzzle PDB 1 of 10, [1, 2, 5, 6, 7] (127,512,000 entries): done in 81.2 s, saved in <folder>
+    la.pdb: <folder>/24-puzzle_1-2-5-6-7.npy: corrupted (its checksum does not match the header);
+    building it again 24-puzzle PDB 1 of 10, [1, 2, 5, 6, 7] (127,512,000 entries): 40% (level 12,
+    3,870,214 states), about 2 min left 24-puzzle PDB 1 of 10, [1, 2, 5, 6, 7] (127,512,000
+    entries): done in 81.2 s, saved in <folder>
 
-And `Heartbeat`, which makes long work with no step to report after (one long search) say how it goes every
-HEARTBEAT seconds.
+And `Heartbeat`, which makes long work with no step to report after (one long search) say how it
+goes every HEARTBEAT seconds.
 """
 import math
 import sys
 import threading
 import time
 
-HEARTBEAT = 15.0            # seconds: long work says how it is going at least this often (the project's habit)
+HEARTBEAT = 15.0            # seconds: long work says how it is going at least this often (the
+                            # project's habit)
 
 
 class BuildProgress:
-    """`progress(fraction, text)` for PDB builds (`la.pdb.store`'s module docstring): prints on `stream`
-    (default stderr) a note as one line "la.pdb: <note>", and each build as one line "<label>: <percent>
-    (<text>), about <time> left", ended by "<label>: done in <seconds> s, saved in <folder>".
+    """`progress(fraction, text)` for PDB builds (`la.pdb.store`'s module docstring): prints on
+    `stream` (default stderr) a note as one line "la.pdb: <note>", and each build as one line
+    "<label>: <percent> (<text>), about <time> left", ended by "<label>: done in <seconds> s, saved
+    in <folder>".
 
-    On a terminal the line is rewritten in place a few times a second; in a log a new line is written every
-    `every` seconds. The estimate assumes the rest goes as fast as what is done, so it is rough. One printer
-    serves any number of builds, one after the other."""
+    On a terminal the line is rewritten in place a few times a second; in a log a new line is
+    written every `every` seconds. The estimate assumes the rest goes as fast as what is done, so it
+    is rough. One printer serves any number of builds, one after the other."""
 
     def __init__(self, stream=None, every: float = 10.0):
         self.stream = sys.stderr if stream is None else stream
@@ -54,10 +57,11 @@ class BuildProgress:
         self.shown = now
         left = "estimating the time left" if fraction < 0.01 or elapsed < 1 else \
             f"about {duration(elapsed * (1 - fraction) / fraction)} left"
-        self._write(f"{self.label}: {100 * fraction:.0f}% ({text}), {left}", end="" if self.live else "\n")
+        self._write(f"{self.label}: {100 * fraction:.0f}% ({text}), {left}",
+                    end="" if self.live else "\n")
 
     def _write(self, line: str, end: str) -> None:
-        start = "\r\x1b[K" if self.live else ""                 # back to the start of the line, cleared
+        start = "\r\x1b[K" if self.live else ""             # back to the start of the line, cleared
         print(start + line, end=end, file=self.stream, flush=True)
 
 
@@ -69,9 +73,10 @@ def duration(seconds: float) -> str:
 
 
 class Heartbeat:
-    """`with Heartbeat(beat):` calls `beat()` every `every` seconds from a thread while the block runs: a line at
-    least that often from work with no natural step to report after, such as one long search. An error in
-    `beat` (a log that cannot be written) ends the beats and is raised when the block ends."""
+    """`with Heartbeat(beat):` calls `beat()` every `every` seconds from a thread while the block
+    runs: a line at least that often from work with no natural step to report after, such as one
+    long search. An error in `beat` (a log that cannot be written) ends the beats and is raised when
+    the block ends."""
 
     def __init__(self, beat, every: float = HEARTBEAT):
         self.beat, self.every, self.error = beat, every, None

@@ -1,6 +1,6 @@
-"""Results files: what a record must hold (`check_shape`, a small notation of JSON shapes) and reading one
-(`read_results`), so that a figure, a merge or a resume refuses a damaged or foreign file in one line naming it
-and the place in it, before any work starts.
+"""Results files: what a record must hold (`check_shape`, a small notation of JSON shapes) and
+reading one (`read_results`), so that a figure, a merge or a resume refuses a damaged or foreign
+file in one line naming it and the place in it, before any work starts.
 """
 import json
 from pathlib import Path
@@ -18,10 +18,12 @@ def _json_type(value) -> str:
 
 
 def check_shape(value, shape, file: str, where: str = "") -> None:
-    """Raise ValueError, naming `file` and the place in it, unless `value` (parsed JSON) has `shape`.
+    """Raise ValueError, naming `file` and the place in it, unless `value` (parsed JSON) has
+    `shape`.
 
-    A shape is a type or a tuple of types; a dict of keys to shapes, where a key ending in '?' may be absent
-    (other keys are allowed); `[shape]`, a non-empty list of them; or `[shape, ...]`, a list of them, perhaps empty.
+    A shape is a type or a tuple of types; a dict of keys to shapes, where a key ending in '?' may
+    be absent (other keys are allowed); `[shape]`, a non-empty list of them; or `[shape, ...]`, a
+    list of them, perhaps empty.
     """
     name = where or "the record"
     if isinstance(shape, dict):
@@ -48,21 +50,25 @@ def check_shape(value, shape, file: str, where: str = "") -> None:
 
 
 def read_results(path, experiment: str, shape: dict) -> dict:
-    """The results record an experiment wrote to `path`, checked against `shape`; ValueError names the file."""
+    """The results record an experiment wrote to `path`, checked against `shape`; ValueError names
+    the file."""
     file = shown(str(path))
     try:
         record = json.loads(Path(path).read_bytes().decode("utf-8"))
     except OSError as error:
         raise ValueError(f"{file}: cannot read it ({error.strerror})") from None
     except UnicodeDecodeError as error:
-        raise ValueError(f"{file}: not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start})"
+        raise ValueError(f"{file}: not UTF-8 text (byte {error.object[error.start]:#04x} "
+                         f"at offset {error.start})"
                          ) from None
     except json.JSONDecodeError as error:
-        raise ValueError(f"{file}: not JSON ({error.msg}: line {error.lineno}, column {error.colno})") from None
+        raise ValueError(f"{file}: not JSON "
+                         f"({error.msg}: line {error.lineno}, column {error.colno})") from None
     except RecursionError:
         raise ValueError(f"{file}: not a results file (JSON nested too deeply)") from None
     if not isinstance(record, dict):
-        raise ValueError(f"{file}: expected a JSON object of {experiment} results, got {_json_type(record)}")
+        raise ValueError(f"{file}: expected a JSON object of {experiment} results, "
+                         f"got {_json_type(record)}")
     if "experiment" not in record:
         raise ValueError(f"{file}: not {experiment!r} results (it names no experiment)")
     if record["experiment"] != experiment:

@@ -1,7 +1,8 @@
-"""Exact distances to the goal by breadth-first search over the whole state space (small domains only).
+"""Exact distances to the goal by breadth-first search over the whole state space (small domains
+only).
 
-The 8-puzzle (181,440 states), a 7-pancake (5,040) or a 6-blocksworld (4,051) fit easily. The table is the
-perfect heuristic h*: the ground truth that tests check admissibility and optimality against.
+The 8-puzzle (181,440 states), a 7-pancake (5,040) or a 6-blocksworld (4,051) fit easily. The table
+is the perfect heuristic h*: the ground truth that tests check admissibility and optimality against.
 """
 import numpy as np
 
@@ -9,11 +10,12 @@ MAX_STATES = 5_000_000
 
 
 class ExactDistances:
-    """h*(s) for every state reachable from the goal, found by a batched breadth-first search over E_rev."""
+    """h*(s) for every state reachable from the goal, found by a batched breadth-first search over
+    E_rev."""
 
     def __init__(self, domain, max_states: int = MAX_STATES):
         self.domain = domain
-        self.base = domain.size + 1                         # values are 0..size in every domain here
+        self.base = domain.size + 1                     # values are 0..size in every domain here
         if self.base ** domain.size >= 2 ** 63:
             raise ValueError(f"the {domain.name} is too large to enumerate")
         self.powers = self.base ** np.arange(domain.size, dtype=np.int64)
@@ -30,7 +32,8 @@ class ExactDistances:
             distance.append(np.full(fresh.sum(), depth, dtype=np.int64))
             seen = np.union1d(seen, new_keys[fresh])
             if len(seen) > max_states:
-                raise ValueError(f"the {domain.name} has more than {max_states:,} states: too many to enumerate")
+                raise ValueError(f"the {domain.name} has more than {max_states:,} states: "
+                                 "too many to enumerate")
         order = np.argsort(np.concatenate(keys))
         self.keys = np.concatenate(keys)[order]
         self.distance = np.concatenate(distance)[order]
@@ -43,7 +46,8 @@ class ExactDistances:
         return len(self.keys)
 
     def states(self) -> np.ndarray:
-        """Every state reachable from the goal, (len, size) uint8, in the order of `keys` and `distance`."""
+        """Every state reachable from the goal, (len, size) uint8, in the order of `keys` and
+        `distance`."""
         return (self.keys[:, None] // self.powers % self.base).astype(np.uint8)
 
     def __call__(self, states) -> np.ndarray:

@@ -1,8 +1,9 @@
 """IDA* as the textbook writes it (Korf 1985): recursive, one state at a time.
 
-For teaching and for tests. It visits nodes in exactly the authors' order (`IDAStar.cs`): children in the
-domain's move order, the goal recognised only when f <= bound, the bound raised to the smallest f that
-exceeded it. The heuristic is called once per expanded node, on the batch of that node's children.
+For teaching and for tests. It visits nodes in exactly the authors' order (`IDAStar.cs`): children
+in the domain's move order, the goal recognised only when f <= bound, the bound raised to the
+smallest f that exceeded it. The heuristic is called once per expanded node, on the batch of that
+node's children.
 """
 import math
 import time
@@ -42,9 +43,11 @@ def ida_star(domain, heuristic, start, node_limit=None, time_limit=None) -> Sear
         expanded += 1
         children = domain.neighbours(node, pop)
         smallest = math.inf
-        for (move, child), h_child in zip(children, h_of([c for _, c in children]) if children else []):
+        for (move, child), h_child in zip(children,
+                                          h_of([c for _, c in children]) if children else []):
             generated += 1
-            if generated > node_cap or (generated % 4096 == 0 and budget.exceeded(generated, time.perf_counter())):
+            if generated > node_cap or (generated % 4096 == 0
+                                        and budget.exceeded(generated, time.perf_counter())):
                 raise _OutOfBudget
             path.append(child)
             t = search(path, g + 1, h_child, bound, int(domain.inverse(move)))
@@ -59,7 +62,7 @@ def ida_star(domain, heuristic, start, node_limit=None, time_limit=None) -> Sear
     bound, status, per_iteration, bounds = h0, None, [], []
     try:
         while status is None:
-            before = generated - (0 if per_iteration else 1)           # the root belongs to iteration 1
+            before = generated - (0 if per_iteration else 1)   # the root belongs to iteration 1
             bounds.append(bound)
             t = search(path, 0, h0, bound, -1)
             per_iteration.append(generated - before)
@@ -74,4 +77,5 @@ def ida_star(domain, heuristic, start, node_limit=None, time_limit=None) -> Sear
     solved = status == "solved"
     return SearchResult(solved, len(path) - 1 if solved else None,
                         np.array(path, dtype=np.uint8) if solved else None, generated, expanded,
-                        len(per_iteration), time.perf_counter() - began, status, per_iteration, bounds)
+                        len(per_iteration), time.perf_counter() - began, status, per_iteration,
+                        bounds)

@@ -8,8 +8,8 @@ import numpy as np
 class SearchResult:
     """The outcome of one search.
 
-    Counts follow Korf (1985): `generated` is the root plus every child generated after parent pruning,
-    summed over all iterations; `expanded` counts the nodes whose children were generated.
+    Counts follow Korf (1985): `generated` is the root plus every child generated after parent
+    pruning, summed over all iterations; `expanded` counts the nodes whose children were generated.
     """
     solved: bool
     cost: int | None            # plan length in moves (unit costs), None if not solved
@@ -48,7 +48,8 @@ class Budget:
 
 
 def check_plan(domain, start, plan) -> None:
-    """Replay a plan: raise ValueError unless it starts at `start`, makes only legal moves and ends at the goal."""
+    """Replay a plan: raise ValueError unless it starts at `start`, makes only legal moves and ends
+    at the goal."""
     plan = np.asarray(plan)
     if not np.array_equal(plan[0], start):
         raise ValueError("the plan does not begin at the start state")

@@ -1,11 +1,12 @@
-"""The batched ("shallowest goal") order of IDA*: `la`'s earlier order, kept to compare with the authors'
-depth-first one (Table 1's second block, `--order batched`, and the benchmarks).
+"""The batched ("shallowest goal") order of IDA*: `la`'s earlier order, kept to compare with the
+authors' depth-first one (Table 1's second block, `--order batched`, and the benchmarks).
 
-It always expands the deepest non-empty depth, up to `batch_size` of its nodes, and returns the first goal among
-the children of such a chunk. While a depth's nodes fit in one chunk this runs level by level and returns the
-*shallowest* goal within the bound; otherwise the first goal of a chunk. With an admissible heuristic both orders
-return optimal plans; with an inadmissible one the batched order's plan can be shorter than the reference's, and
-its last iteration's node count differs (it counts every child of the chunk that holds the goal).
+It always expands the deepest non-empty depth, up to `batch_size` of its nodes, and returns the
+first goal among the children of such a chunk. While a depth's nodes fit in one chunk this runs
+level by level and returns the *shallowest* goal within the bound; otherwise the first goal of a
+chunk. With an admissible heuristic both orders return optimal plans; with an inadmissible one the
+batched order's plan can be shorter than the reference's, and its last iteration's node count
+differs (it counts every child of the chunk that holds the goal).
 
     ida_star(domain, h, start, order="batched")         # the class: Shallowest
 """
@@ -23,7 +24,8 @@ def take(nodes: Nodes, index) -> Nodes:
     if isinstance(index, slice):
         pick = lambda a: a[index]                                     # noqa: E731
     else:
-        pick = lambda a: np.take(a, index, axis=0)                    # far faster than a[index] for rows
+        # far faster than a[index] for rows
+        pick = lambda a: np.take(a, index, axis=0)
     carry = None if nodes.carry is None else pick(nodes.carry)
     return Nodes(pick(nodes.state), pick(nodes.h), carry, pick(nodes.pop), pick(nodes.parent))
 
@@ -33,9 +35,11 @@ class Shallowest(Order):
     bound."""
 
     def iteration(self, root: Nodes, bound: int):
-        """One depth-first pass with f-bound `bound`: (plan, smallest f beyond the bound, status)."""
+        """One depth-first pass with f-bound `bound`: (plan, smallest f beyond the bound,
+        status)."""
         todo = [root]        # todo[d]: nodes of depth d still to expand
-        batches = []         # batches[d]: the nodes of depth d being expanded; todo[d + 1] are their children
+        batches = []         # batches[d]: the nodes of depth d being expanded; todo[d + 1] are
+                             # their children
         next_bound = math.inf
         while todo:
             if len(todo[-1]) == 0:
@@ -44,7 +48,8 @@ class Shallowest(Order):
                     batches.pop()
                 continue
             depth = len(todo) - 1
-            batch, todo[-1] = take(todo[-1], slice(self.batch_size)), take(todo[-1], slice(self.batch_size, None))
+            batch, todo[-1] = (take(todo[-1], slice(self.batch_size)),
+                               take(todo[-1], slice(self.batch_size, None)))
             batches.append(batch)
             children, beyond = self.expand(batch, depth + 1, bound)
             next_bound = min(next_bound, beyond)
@@ -69,7 +74,8 @@ class Shallowest(Order):
         keep = np.flatnonzero(within)
         parent, move = np.take(parent, keep), np.take(move, keep)
         children = Nodes(domain.apply(batch.state, parent, move), np.take(h, keep),
-                         None if carry is None else np.take(carry, keep, axis=0), domain.inverse(move), parent)
+                         None if carry is None else np.take(carry, keep, axis=0),
+                         domain.inverse(move), parent)
         return children, beyond
 
     @staticmethod
