@@ -59,8 +59,9 @@ NUMERICS_PINNED = (os.environ.get("LA_NATIVE_NUMERICS") != "1" and os.uname().ma
                    and {"avx2", "fma"} <= _flags)
 if NUMERICS_PINNED:
     if "numpy" in sys.modules:
-        warnings.warn("NumPy was imported before la, so la could not fix its numerics: import la first "
-                      "(results may differ from another machine's in the last bit, and then more)", stacklevel=2)
+        warnings.warn("NumPy was imported before la, so la could not fix its numerics: import la "
+                      "first (results may differ from another machine's in the last bit, and then "
+                      "more)", stacklevel=2)
     os.environ["OPENBLAS_CORETYPE"] = "Haswell"
     # NumPy refuses it beside NPY_ENABLE_CPU_FEATURES
     os.environ.pop("NPY_DISABLE_CPU_FEATURES", None)

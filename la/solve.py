@@ -4,8 +4,8 @@
     python -m la.solve --domain 8-puzzle "8 1 2 0 4 3 7 5 6" --algorithm reference
     python -m la.solve --domain 10-pancake --json 9 3 5 1 0 2 8 7 4 6
     python -m la.solve --korf24 1 --heuristic pdb          # pattern databases, built on first use
-    python -m la.solve --network results/suboptimality-reduced/run1/alpha/network.npz --alpha 0.9
-        --korf 12
+    python -m la.solve --network results/suboptimality-reduced/run1/alpha/network.npz \\
+        --alpha 0.9 --korf 12
 
 Exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
 
