@@ -66,7 +66,9 @@ EPILOG = (
     "  A and B); max-pdb: the largest admissible feature of the paper's encodings "
     "(24-puzzle, 24-pancake,\n"
     "  15-blocksworld; the authors' MaxHeuristic); "
-    "exact: blocksworld's exact single-tower cost (h = h*).\n"
+    "exact: h = h*, blocksworld's single-tower cost rule, or the table of every\n"
+    "  state's h* on small boards and stacks (8-puzzle, 2x5-puzzle, 3x4-puzzle, up to the "
+    "10-pancake; la.pdb.exact).\n"
     "  PDBs missing from the cache folder (--pdb-dir, else $LA_PDB_DIR, else ~/.cache/la/pdb) "
     "are built first,\n"
     "  with a progress line on stderr: the 24-puzzle's ten took 47 s on a quiet 2-core machine "
@@ -102,11 +104,12 @@ def parse_args(argv):
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("state", nargs="*", help="the start state: space-separated integers")
     parser.add_argument("--domain", default=None, help="8-puzzle, 15-puzzle (default), 24-puzzle, "
-                        "<n>-pancake or <n>-blocksworld")
+                        "<rows>x<columns>-puzzle (e.g. 2x5-puzzle), <n>-pancake or "
+                        "<n>-blocksworld")
     parser.add_argument("--heuristic", choices=HEURISTICS, default=None,
                         help="md (sliding tiles, default there), gap (pancakes, default there), "
                              "hamming, pdb, "
-                             "max-pdb, exact (blocksworld); see below")
+                             "max-pdb, exact (blocksworld, small boards and stacks); see below")
     parser.add_argument("--network", type=existing_file, metavar="PATH",
                         help="plan with this trained network (a network.npz saved by la) "
                              "instead of --heuristic")
@@ -253,10 +256,10 @@ def heuristic_named(name: str, domain, pdb_folder=None):
         from la.heuristics.pdb import max_pdb_heuristic
         return max_pdb_heuristic(domain, pdb_folder, BuildProgress())
     if name == "exact":
-        if not isinstance(domain, Blocksworld):
-            raise ValueError(f"heuristic 'exact' is blocksworld's exact cost rule, "
-                             f"not for the {domain.name}")
-        return optimal_cost
+        if isinstance(domain, Blocksworld):
+            return optimal_cost
+        from la.pdb.exact import h_star_table       # ValueError for a domain too large for one
+        return h_star_table(domain, pdb_folder, BuildProgress())
     return make_heuristic(name, domain)
 
 

@@ -48,3 +48,16 @@ def test_the_full_rows_name_their_targets():
             for name, case in bench_exact.CASES.items()}
     text = "\n".join(bench_exact.report(rows))
     assert text.count("target") == 2 and "(target <= 5 s)" in text and "(target <= 20 s)" in text
+
+
+def test_the_section_runs_from_the_command_line(quiet_folders):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-m", "la.bench", "--only", "exact", "--quick", "--json"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)["exact"]
+    assert [(name, row["diameter"]) for name, row in rows.items()] == [("8-puzzle", 31), ("9-pancake", 10)]
