@@ -60,6 +60,9 @@ class Learner:
         self.iteration = 0               # iterations completed
         self.log = []
         self.minibatch = weighted_minibatch   # draws WUNN minibatches (the authors' way: la.rivals)
+        # start -> the plan kept for a solved task instead of the search's own (None: the search's,
+        # as the paper); an optimal plan makes every label exact (the oracle-label arm, la.rivals)
+        self.relabel = None
 
     # --- one iteration ---------------------------------------------------------------------------
 
@@ -74,11 +77,13 @@ class Learner:
             result = ida_star(self.domain, h, task.start, node_limit=cfg.node_limit,
                               time_limit=cfg.time_limit, order=cfg.order)
             if result.solved:
-                plans.append(result.plan)
+                plans.append(result.plan if self.relabel is None else self.relabel(task.start))
             tasks.append({"start": task.start.tolist(), "steps": task.steps,
                           "solved": result.solved, "cost": result.cost,
                           "generated": result.generated, "expanded": result.expanded,
                           "seconds": result.seconds})
+            if result.solved and self.relabel is not None:
+                tasks[-1]["label_cost"] = len(plans[-1]) - 1
         planned = time.perf_counter()
         alpha_used, beta_used = self.alpha, self.beta
         update_beta = len(plans) >= cfg.solved_threshold

@@ -25,15 +25,19 @@ PACE_OVER = 5                           # iterations the estimate of what is lef
 
 
 def train(domain, config: LearnConfig, rng: np.random.Generator, encoding, checkpoint=None,
-          progress=print, snapshots=None, snapshot_every: int = 5, minibatch=None) -> Learner:
+          progress=print, snapshots=None, snapshot_every: int = 5, minibatch=None,
+          relabel=None) -> Learner:
     """Run LearnHeuristicPrac to the end, checkpointing after every iteration (module docstring).
     `minibatch`: how the WUNN's minibatches are drawn, if not as the paper says
-    (`la.rivals.authors_sampler`)."""
+    (`la.rivals.authors_sampler`); `relabel`: start -> the plan kept for a solved task instead of
+    the search's (`la.rivals.optimal_labels.optimal_solver`: exact labels)."""
     resume = checkpoint is not None and os.path.exists(checkpoint)
     learner = (restore_learner(checkpoint, domain, config, encoding) if resume
                else Learner(domain, config, rng, encoding))
     if minibatch is not None:
         learner.minibatch = minibatch
+    if relabel is not None:
+        learner.relabel = relabel
     # when each iteration since this start ended (the start first)
     ends = [time.perf_counter()]
 
