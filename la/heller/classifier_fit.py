@@ -63,9 +63,9 @@ def evaluate(net: Classifier, x, cost) -> tuple[float, float]:
 
 class BestEpoch:
     """Early stopping that keeps the best epoch's parameters and puts them back (Keras'
-    restore_best_weights). With the epochs' `history` it is where a training stands after an epoch:
-    what a checkpoint keeps besides the network, its optimiser and the generator
-    (`la.heller.fit_checkpoint`)."""
+    restore_best_weights).
+    With the epochs' `history` it is where a training stands after an epoch: what a checkpoint keeps
+    besides the network, its optimiser and the generator (`la.heller.fit_checkpoint`)."""
 
     def __init__(self, cfg, history: History | None = None, best: int = 0,
                  params: dict | None = None):

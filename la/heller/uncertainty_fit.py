@@ -82,8 +82,9 @@ def fit_wunn(net, opt, X, y, X_val, y_val, cfg: SupervisedConfig, rng: np.random
 def _train(net, opt, loss_and_grads, val_loss, X, y, cfg: SupervisedConfig, rng, on_epoch=None,
            keeper: BestEpoch | None = None) -> History:
     """Minibatch Adam until the validation loss stops improving; `net` ends with its best epoch's
-    parameters. `on_epoch(keeper)`, if given, is called after each epoch with where the training
-    stands (a progress line, a checkpoint; it only reads); `keeper` continues a training from there
+    parameters.
+    `on_epoch(keeper)`, if given, is called after each epoch with where the training stands (a
+    progress line, a checkpoint; it only reads); `keeper` continues a training from there
     (`la.heller.classifier_fit.train`)."""
     if len(X) != len(y) or len(X) == 0:
         raise ValueError("need as many labels as inputs, at least one, "

@@ -84,7 +84,8 @@ def drawn_figures(record: dict, own: dict | None = None) -> dict:
 
 def draw(record: dict, out, own: dict | None = None) -> None:
     """The rows against α (as Table 1's figure draws them) and, if there are conformal rows, their
-    coverage. `own`: the record of the saved networks' own run (figures/suboptimality.json,
+    coverage.
+    `own`: the record of the saved networks' own run (figures/suboptimality.json,
     figures/table3_<domain>.json), whose measured rows (α, N/A, the admissible baseline) are drawn
     beside the baselines'."""
     names = drawn_figures(record, own)

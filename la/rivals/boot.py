@@ -186,12 +186,13 @@ class Boot:
 
     def run_round(self, progress_path=None, progress=None, searches=None) -> dict:
         """One pass over Ins (or one walk round), then train or double the budget, then the stopping
-        rule. `progress_path`: where the round's finished searches are kept (`RoundProgress`), so
-        that an interrupted round goes on from its last saved search instead of from its first;
-        `progress` gets a line every SAVE_SECONDS of the round (a round at a large budget takes
-        hours); `searches(boot, starts, budget)`: IDA* from each start with this round's h, yielded
-        in start order (default: here, one after the other; `la.rivals.boot_searches` spreads them
-        over worker processes)."""
+        rule.
+        `progress_path`: where the round's finished searches are kept (`RoundProgress`), so that an
+        interrupted round goes on from its last saved search instead of from its first; `progress`
+        gets a line every SAVE_SECONDS of the round (a round at a large budget takes hours);
+        `searches(boot, starts, budget)`: IDA* from each start with this round's h, yielded in start
+        order (default: here, one after the other; `la.rivals.boot_searches` spreads them over
+        worker processes)."""
         cfg, kind, began = self.config, self.next_kind, time.perf_counter()
         budget = self.node_limit
         starts = (random_walk(self.domain, self.walk_length, self.rng, n=cfg.walk_instances)
