@@ -108,8 +108,8 @@ def plan(name: str, record: dict, records: dict) -> tuple:
         def draw(folder):
             confidence.draw(record, folder)
             return []
-    # beside the saved networks' own rows, if committed
     elif name.startswith("baselines_"):
+        # beside the saved networks' own rows, if committed
         domain, notes = name.removeprefix("baselines_"), []
         own = records.get("suboptimality" if domain == "15-puzzle" else f"table3_{domain}")
         if own is not None and own["config"]["alphas"] != record["config"]["alphas"]:

@@ -154,8 +154,8 @@ def coverage(record: dict, path) -> None:
                 ax.set_ylabel("mean generated nodes (solved tasks)")
                 if _solved_any(rows, queue):
                     ax.set_yscale("log")
-                # no mean to show, and a log axis of nothing cannot be drawn
                 else:
+                    # no mean to show, and a log axis of nothing cannot be drawn
                     ax.text(0.5, 0.5, "no task solved: no mean to show", transform=ax.transAxes,
                             ha="center", va="center", color="tab:gray")
                     ax.set_yticks([])
