@@ -1,12 +1,14 @@
-"""Batched best-first search: la's own variant, not in the papers. Each step pops the k best nodes of one queue
-(skipping nodes already expanded), expands them in one `domain.expand` call and scores all their new children
-in one call per evaluator, as DeepCubeA batches its A* (Agostinelli et al. 2019, Methods). Fewer, larger
-evaluator calls: worth it when one call costs far more than scoring one more row (a network).
+"""Batched best-first search: la's own variant, not in the papers. Each step pops the k best nodes
+of one queue (skipping nodes already expanded), expands them in one `domain.expand` call and scores
+all their new children in one call per evaluator, as DeepCubeA batches its A* (Agostinelli et al.
+2019, Methods). Fewer, larger evaluator calls: worth it when one call costs far more than scoring
+one more row (a network).
 
-Everything else is `la.heller.greedy` (one queue) or `la.heller.dual_queue` (two): duplicates, ties, the goal
-test at expansion (the first goal among the k popped nodes ends the search, before the batch is expanded),
-pruning, and the alternation, which here switches queues after each batch. With `prioritise`, queue 0 keeps
-the turn while every state of its batch was confident. With k = 1 both searches are exactly the faithful ones.
+Everything else is `la.heller.greedy` (one queue) or `la.heller.dual_queue` (two): duplicates, ties,
+the goal test at expansion (the first goal among the k popped nodes ends the search, before the
+batch is expanded), pruning, and the alternation, which here switches queues after each batch. With
+`prioritise`, queue 0 keeps the turn while every state of its batch was confident. With k = 1 both
+searches are exactly the faithful ones.
 """
 import time
 from heapq import heappop, heappush
@@ -17,31 +19,41 @@ from la.heuristics.base import as_int
 from la.search.result import Budget, SearchResult
 
 
-def batched_gbfs(domain, heuristic, start, k: int, node_limit=None, time_limit=None, prune=None) -> SearchResult:
-    """GBFS expanding the k best nodes at once (la's batching); `heuristic` and `prune` as in `gbfs`."""
-    return _search(domain, start, k, Evaluators(heuristic, None, prune, None), node_limit, time_limit, None)
+def batched_gbfs(domain, heuristic, start, k: int, node_limit=None, time_limit=None,
+                 prune=None) -> SearchResult:
+    """GBFS expanding the k best nodes at once (la's batching); `heuristic` and `prune` as in
+    `gbfs`."""
+    return _search(domain, start, k, Evaluators(heuristic, None, prune, None),
+                   node_limit, time_limit, None)
 
 
-def batched_dual_queue(domain, nn, classical, start, k: int, node_limit=None, time_limit=None, prune=None,
-                       prioritise=None, trace=None) -> SearchResult:
-    """Dual-queue search expanding the k best nodes of a queue at once (la's batching); else `dual_queue`."""
+def batched_dual_queue(domain, nn, classical, start, k: int, node_limit=None, time_limit=None,
+                       prune=None, prioritise=None, trace=None) -> SearchResult:
+    """Dual-queue search expanding the k best nodes of a queue at once (la's batching); else
+    `dual_queue`."""
     if prune is not None and prioritise is not None:
-        raise ValueError("give prune or prioritise, not both: Heller et al. use confidence for one or the other")
-    return _search(domain, start, k, Evaluators(nn, classical, prune, prioritise), node_limit, time_limit, trace)
+        raise ValueError("give prune or prioritise, not both: "
+                         "Heller et al. use confidence for one or the other")
+    return _search(domain, start, k, Evaluators(nn, classical, prune, prioritise),
+                   node_limit, time_limit, trace)
 
 
 class Evaluators:
-    """The queues' evaluators: a batch -> (h per queue as lists, which states queue 0 keeps, which are confident)."""
+    """The queues' evaluators: a batch -> (h per queue as lists, which states queue 0 keeps, which
+    are confident)."""
 
     def __init__(self, first, classical, prune, prioritise):
-        self.first, self.classical, self.prune, self.prioritise = first, classical, prune, prioritise
-        self.confidence = classical is not None or prune is not None     # does `first` return (h, c)?
+        self.first, self.classical, self.prune, self.prioritise = (
+            first, classical, prune, prioritise)
+        # does `first` return (h, c)?
+        self.confidence = classical is not None or prune is not None
 
     def __call__(self, batch):
         if not self.confidence:
             return [self.first(batch).tolist()], None, None
         h, c = split(self.first(batch))
-        values = [h.tolist()] if self.classical is None else [h.tolist(), self.classical(batch).tolist()]
+        values = ([h.tolist()] if self.classical is None
+                  else [h.tolist(), self.classical(batch).tolist()])
         keep = None if self.prune is None else self.prune.confident(h, c).tolist()
         confident = None if self.prioritise is None else self.prioritise.confident(h, c).tolist()
         return values, keep, confident
@@ -56,7 +68,8 @@ def _search(domain, start, k, evaluate: Evaluators, node_limit, time_limit, trac
     space = SearchSpace(domain, start)
     values, _, confident = evaluate(space.states([0]))
     queues = [[(int(as_int(h)[0]), 0)] for h in values]           # the root goes into every queue
-    confident = confident or []                                    # node id -> bool, with `prioritise`
+    # node id -> bool, with `prioritise`
+    confident = confident or []
     closed, key, goal = set(), space.key, space.goal
     generated, expanded, status, turn = 1, 0, None, NN
     while status is None:
@@ -90,7 +103,8 @@ def _search(domain, start, k, evaluate: Evaluators, node_limit, time_limit, trac
 
 
 def pop_batch(queues, turn: int, closed: set, k: int):
-    """(queue, nodes): up to k best unexpanded nodes of queue `turn`, else of the next non-empty queue."""
+    """(queue, nodes): up to k best unexpanded nodes of queue `turn`, else of the next non-empty
+    queue."""
     for q in [turn] + [p for p in range(len(queues)) if p != turn]:
         queue, nodes = queues[q], []
         while queue and len(nodes) < k:

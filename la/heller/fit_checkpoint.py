@@ -1,18 +1,21 @@
-"""A supervised fit under way, saved every few epochs: Heller et al.'s classifiers and the FFNN and WUNN of the
-confidence experiment (`la.experiments.confidence`), whose longest fits take most of an hour on the 24-puzzle.
+"""A supervised fit under way, saved every few epochs: Heller et al.'s classifiers and the FFNN and
+WUNN of the confidence experiment (`la.experiments.confidence`), whose longest fits take most of an
+hour on the 24-puzzle.
 
-    keeper, seconds = restore(path, net, opt, rng, cfg, identity)   # (None, 0.0) without a file; else net, opt,
-    #                                                                 rng as saved and the fit's seconds so far
-    on_epoch = saver(path, net, opt, rng, identity, clock)  # after every EVERY-th epoch: one file, atomically
+    keeper, seconds = restore(path, net, opt, rng, cfg,
+                              identity)   # (None, 0.0) without a file; else net, opt,
+    #                                       rng as saved and the fit's seconds so far
+    on_epoch = saver(path, net, opt, rng, identity,
+                     clock)               # after every EVERY-th epoch: one file, atomically
     history = train(..., on_epoch=on_epoch, keeper=keeper)
 
 The file is a checkpoint of `la.runs.checkpoint`'s layout: the network and its optimiser as parts,
-the best epoch's parameters under 'best/<name>', and in its metadata the epochs' history, the best epoch, the
-training generator's state, the seconds the fit has taken (`clock()` at the save) and the fit's `identity` (which
-network, its configuration, its data's size). The FFNN's dropout generator is saved with the network
-(`la.runs.persist`). Everything a next epoch draws or reads is restored, so a fit that is stopped and
-continued ends with the same network, bit for bit, as one that never stopped; a file whose identity is not the
-fit's is refused.
+the best epoch's parameters under 'best/<name>', and in its metadata the epochs' history, the best
+epoch, the training generator's state, the seconds the fit has taken (`clock()` at the save) and the
+fit's `identity` (which network, its configuration, its data's size). The FFNN's dropout generator
+is saved with the network (`la.runs.persist`). Everything a next epoch draws or reads is restored,
+so a fit that is stopped and continued ends with the same network, bit for bit, as one that never
+stopped; a file whose identity is not the fit's is refused.
 """
 from dataclasses import asdict
 
@@ -29,21 +32,24 @@ folder.READERS[FILE] = lambda path: read(path, None)    # checked before a --res
 
 
 def saver(path, net, opt, rng, identity: dict, clock, every: int = EVERY):
-    """An `on_epoch(keeper)` that saves the fit to `path` after every `every`-th epoch, unless it is over;
-    `clock()`: the seconds the fit has taken so far."""
+    """An `on_epoch(keeper)` that saves the fit to `path` after every `every`-th epoch, unless it is
+    over; `clock()`: the seconds the fit has taken so far."""
     def on_epoch(keeper: BestEpoch) -> None:
         if len(keeper.history.val_loss) % every == 0 and not keeper.done():
             history = asdict(keeper.history)
-            meta = {"identity": as_json(identity), "best": keeper.best, "rng": rng.bit_generator.state,
-                    "history": {key: history[key] for key in HISTORY_KEYS}, "seconds": float(clock())}
+            meta = {"identity": as_json(identity), "best": keeper.best,
+                    "rng": rng.bit_generator.state,
+                    "history": {key: history[key] for key in HISTORY_KEYS},
+                    "seconds": float(clock())}
             save_state(path, {"net": net, "opt": opt},
                        {f"best/{name}": p for name, p in keeper.params.items()}, meta)
     return on_epoch
 
 
 def restore(path, net, opt, rng, cfg, identity: dict) -> tuple:
-    """(where the fit saved at `path` stood, the seconds it had taken), with `net`, `opt` and `rng` set back to it;
-    (None, 0.0) if there is no file; ValueError naming the file if it is damaged or another fit's."""
+    """(where the fit saved at `path` stood, the seconds it had taken), with `net`, `opt` and `rng`
+    set back to it; (None, 0.0) if there is no file; ValueError naming the file if it is damaged or
+    another fit's."""
     if not path.exists():
         return None, 0.0
     saved_net, saved_opt, keeper, rng_state, seconds = read(path, cfg, identity)
@@ -61,14 +67,16 @@ def restore(path, net, opt, rng, cfg, identity: dict) -> tuple:
 
 
 def read(path, cfg, identity: dict | None = None) -> tuple:
-    """(network, optimiser, BestEpoch, generator state, seconds) saved at `path`; ValueError naming the file
-    unless it is a whole fit checkpoint (of `identity`, if given)."""
+    """(network, optimiser, BestEpoch, generator state, seconds) saved at `path`; ValueError naming
+    the file unless it is a whole fit checkpoint (of `identity`, if given)."""
     arrays, meta = read_state(path, "fit checkpoint")
     if identity is not None and meta.get("identity") != as_json(identity):
-        raise ValueError(f"{path}: the checkpoint belongs to another fit (another network, configuration or data)")
+        raise ValueError(f"{path}: the checkpoint belongs to another fit (another network, "
+                         "configuration or data)")
     parts = unpack_parts(arrays, meta, path, PARTS)
     if set(parts) != set(PARTS) or not _whole(meta):
-        raise ValueError(f"{path}: not a whole fit checkpoint (network, optimiser, history, best epoch, generator)")
+        raise ValueError(f"{path}: not a whole fit checkpoint (network, optimiser, history, "
+                         "best epoch, generator)")
     params = {k[len("best/"):]: a for k, a in arrays.items() if k.startswith("best/")}
     if params.keys() != parts["net"].params.keys():
         raise ValueError(f"{path}: the best epoch's parameters do not match its network's")
@@ -77,8 +85,8 @@ def read(path, cfg, identity: dict | None = None) -> tuple:
 
 
 def _whole(meta: dict) -> bool:
-    """Whether the metadata holds a history of equal-length lists, a best epoch within it, a generator's state and
-    the seconds taken."""
+    """Whether the metadata holds a history of equal-length lists, a best epoch within it, a
+    generator's state and the seconds taken."""
     history, best = meta.get("history"), meta.get("best")
     return (isinstance(history, dict) and set(history) == set(HISTORY_KEYS)
             and all(isinstance(history[key], list) for key in HISTORY_KEYS[:3])
@@ -88,7 +96,8 @@ def _whole(meta: dict) -> bool:
 
 
 def _generator(state) -> bool:
-    """Whether `state` is a bit generator's state (PCG64, ...), as a generator's `bit_generator.state` gives it."""
+    """Whether `state` is a bit generator's state (PCG64, ...), as a generator's
+    `bit_generator.state` gives it."""
     try:
         generator_from_state(state)
     except ValueError:

@@ -1,20 +1,24 @@
-"""Greedy best-first search (GBFS), one expansion at a time: the teacher search of Ferber, Helmert & Hoffmann
-(2020) and the single-queue search of Heller et al. (2022, Planning Background), as Fast Downward's eager GBFS
-runs it.
+"""Greedy best-first search (GBFS), one expansion at a time: the teacher search of Ferber, Helmert &
+Hoffmann (2020) and the single-queue search of Heller et al. (2022, Planning Background), as Fast
+Downward's eager GBFS runs it.
 
 - One queue ordered by h, ties first-in-first-out (Fast Downward's tie-breaking open lists).
-- Duplicate detection: a state is queued the first time it is generated, never again; reached again by a
-  cheaper path, it only takes the new parent (`best_first.SearchSpace.add`).
-- The goal test is made when a node is expanded (popped), not when it is generated, as in Fast Downward.
-  Testing at generation could stop sooner, by the expansions of the nodes queued before the goal (none when
-  h is 0 at goals only); testing at expansion keeps the order of expansions exactly the queue's.
-- No parent pruning: the closed list catches the parent among the children. `generated` counts the root and
-  every child, duplicates included (Fast Downward's count); `expanded` the nodes whose children were made.
-- The heuristic is called once per expansion, on the children never reached before (usually 1-3 rows).
+- Duplicate detection: a state is queued the first time it is generated, never again; reached again
+  by a cheaper path, it only takes the new parent (`best_first.SearchSpace.add`).
+- The goal test is made when a node is expanded (popped), not when it is generated, as in Fast
+  Downward. Testing at generation could stop sooner, by the expansions of the nodes queued before
+  the goal (none when h is 0 at goals only); testing at expansion keeps the order of expansions
+  exactly the queue's.
+- No parent pruning: the closed list catches the parent among the children. `generated` counts the
+  root and every child, duplicates included (Fast Downward's count); `expanded` the nodes whose
+  children were made.
+- The heuristic is called once per expansion, on the children never reached before
+  (usually 1-3 rows).
 
-With `prune` (Heller et al. 2022, Mean Threshold and Adaptive Threshold), `heuristic` is an NN evaluator
-`(states) -> (h, c)` and a generated state is dropped unless `prune.confident(h, c)`; a dropped state counts
-as reached, so it is never evaluated again. The search is then incomplete, as the paper says.
+With `prune` (Heller et al. 2022, Mean Threshold and Adaptive Threshold), `heuristic` is an NN
+evaluator `(states) -> (h, c)` and a generated state is dropped unless `prune.confident(h, c)`; a
+dropped state counts as reached, so it is never evaluated again. The search is then incomplete, as
+the paper says.
 """
 import time
 from heapq import heappop, heappush
@@ -29,7 +33,8 @@ def gbfs(domain, heuristic, start, node_limit=None, time_limit=None, prune=None)
     budget = Budget(node_limit, time_limit, began)
     space = SearchSpace(domain, start)
     h, _ = first_values(heuristic, space.states([0]), prune is not None)
-    queue = [(int(h[0]), 0)]            # (h, node id); the root is never pruned: it is not generated
+    # (h, node id); the root is never pruned: it is not generated
+    queue = [(int(h[0]), 0)]
     key, goal = space.key, space.goal
     generated, expanded, status = 1, 0, None
     while status is None:

@@ -3,16 +3,20 @@
 confidence), Tables 2 and 3 (coverage), and the two blocks of test tasks those tables have.
 """
 
-# Heller et al., Table 1 (IPC domains, medians over all their tasks): network -> (confidence in %: In, Out-U,
-# Out-W; Kendall τ in %). Printed beside ours for orientation: other domains, other networks.
-PAPER_OOD = {"Standard": (29.3, 14.5, 10.9, 84.1), "U50": (30.0, 0.5, 12.0, 84.0), "U90": (30.8, 0.4, 12.2, 84.1),
-             "W50": (29.0, 10.9, 1.1, 84.6), "W90": (29.2, 5.5, 0.6, 84.5)}
+# Heller et al., Table 1 (IPC domains, medians over all their tasks): network -> (confidence in %:
+# In, Out-U, Out-W; Kendall τ in %). Printed beside ours for orientation: other domains, other
+# networks.
+PAPER_OOD = {"Standard": (29.3, 14.5, 10.9, 84.1), "U50": (30.0, 0.5, 12.0, 84.0),
+             "U90": (30.8, 0.4, 12.2, 84.1), "W50": (29.0, 10.9, 1.1, 84.6),
+             "W90": (29.2, 5.5, 0.6, 84.5)}
 
-# Heller et al. 2022, Tables 2 and 3: coverage on their 8 IPC domains, in this order (their columns depot ... trans).
-PAPER_DOMAINS = ("Depots", "Grid", "Pipesworld-NoTankage", "Blocksworld", "Rovers", "Scanalyzer", "Storage",
-                 "Transport")
-# Table 2, per block: the base row's coverage as a fraction, then each row's change from it; None: the hard block
-# has no Storage task. Their P (prioritising queue) does not say which threshold it uses; la sets PA beside it.
+# Heller et al. 2022, Tables 2 and 3: coverage on their 8 IPC domains, in this order (their columns
+# depot ... trans).
+PAPER_DOMAINS = ("Depots", "Grid", "Pipesworld-NoTankage", "Blocksworld", "Rovers", "Scanalyzer",
+                 "Storage", "Transport")
+# Table 2, per block: the base row's coverage as a fraction, then each row's change from it; None:
+# the hard block has no Storage task. Their P (prioritising queue) does not say which threshold it
+# uses; la sets PA beside it.
 PAPER_TABLE2 = {
     "moderate single": {"base": (.85, .89, .80, 1.00, .51, .89, 1.00, .97),
                         "M5": (-.09, -.42, -.20, -.23, -.05, -.11, -.04, -.33),
@@ -31,8 +35,8 @@ PAPER_TABLE2 = {
                   "A80": (-.01, -.19, -.03, .01, .01, .00, None, -.01),
                   "P20": (-.01, .00, .00, .01, -.04, .00, None, .00),
                   "P80": (-.04, -.04, -.01, .01, -.10, .00, None, -.01)}}
-# Table 3, per block: the dual queue with A40 searched with each network; Standard's coverage, then each other
-# network's change from it.
+# Table 3, per block: the dual queue with A40 searched with each network; Standard's coverage, then
+# each other network's change from it.
 PAPER_TABLE3 = {
     "moderate": {"Standard": (.98, .94, .98, 1.00, .90, 1.00, 1.00, 1.00),
                  "W50": (.01, .02, .01, .00, .00, .00, .00, .00),

@@ -1,10 +1,11 @@
-"""Heller et al.'s Tables 2 and 3 beside the paper (`la/plots/confidence.py` draws the confidence record's other
-figures).
+"""Heller et al.'s Tables 2 and 3 beside the paper (`la/plots/confidence.py` draws the confidence
+record's other figures).
 
-- `tables` (confidence_<domain>_tables.png): the changes of coverage from each block's base row, in points, on
-  one domain (mean over runs, error bar: standard error), beside the paper's mean and range over its 8 IPC
-  domains.
-- `across_domains` (confidence_tables.png): the same for every domain at once, one marker per domain.
+- `tables` (confidence_<domain>_tables.png): the changes of coverage from each block's base row, in
+  points, on one domain (mean over runs, error bar: standard error), beside the paper's mean and
+  range over its 8 IPC domains.
+- `across_domains` (confidence_tables.png): the same for every domain at once, one marker per
+  domain.
 
 `panels` finds a record's values for each panel; the paper's are `PAPER_TABLE2` and `PAPER_TABLE3`.
 """
@@ -20,7 +21,8 @@ DOMAIN_MARKERS = "osD^v"
 
 
 def _label_row(label: str) -> tuple:
-    """The paper's row label -> (la's method, X): 'M40' -> ('M', 40), 'P20' -> ('PA', 20) (their P beside PA)."""
+    """The paper's row label -> (la's method, X): 'M40' -> ('M', 40), 'P20' -> ('PA', 20)
+    (their P beside PA)."""
     method = label.rstrip("0123456789")
     return ("PA" if method == "P" else method), int(label[len(method):])
 
@@ -31,13 +33,15 @@ def _title(table: int, block: str, queue: str = "dual") -> str:
     return f"Table 2, {block}, {'GBFS' if queue == 'single' else 'dual queue'}"
 
 
-PANELS = [*(_title(2, *key.split()) for key in PAPER_TABLE2), *(_title(3, block) for block in BLOCKS)]
+PANELS = [*(_title(2, *key.split()) for key in PAPER_TABLE2),
+          *(_title(3, block) for block in BLOCKS)]
 
 
 def panels(record: dict) -> list:
-    """(title, paper's values by label, ours by label, our base row's coverage) per panel, for the blocks the
-    record has: Table 2 by block and queue, then Table 3 by block (`PANELS`). Ours: (change, its standard error
-    or None), or None if not run; the base coverage is None if not run."""
+    """(title, paper's values by label, ours by label, our base row's coverage) per panel, for the
+    blocks the record has: Table 2 by block and queue, then Table 3 by block (`PANELS`). Ours:
+    (change, its standard error or None), or None if not run; the base coverage is None if not
+    run."""
     blocks = record["config"].get("blocks", ["moderate"])
     found, drawn = {}, []
     for r in record["coverage"]:
@@ -47,12 +51,16 @@ def panels(record: dict) -> list:
         block, queue = key.split()
         if block not in blocks:
             continue
-        ours = {label: _ours(found.get((block, queue, *_label_row(label)))) for label in paper if label != "base"}
-        drawn.append((_title(2, block, queue), paper, ours, _coverage(found.get((block, queue, "base", None)))))
+        ours = {label: _ours(found.get((block, queue, *_label_row(label))))
+                for label in paper if label != "base"}
+        drawn.append((_title(2, block, queue), paper, ours,
+                      _coverage(found.get((block, queue, "base", None)))))
     for block in blocks:
         by_network = {r["network"]: r for r in record["table3"] if r["block"] == block}
-        ours = {label: _ours(by_network.get(label)) for label in PAPER_TABLE3[block] if label != "Standard"}
-        drawn.append((_title(3, block), PAPER_TABLE3[block], ours, _coverage(by_network.get("Standard"))))
+        ours = {label: _ours(by_network.get(label))
+                for label in PAPER_TABLE3[block] if label != "Standard"}
+        drawn.append((_title(3, block), PAPER_TABLE3[block], ours,
+                      _coverage(by_network.get("Standard"))))
     return drawn
 
 
@@ -69,7 +77,8 @@ def _percent(coverage) -> str:
 
 
 def _paper_base(paper: dict) -> str:
-    """The paper's base row of a panel (Table 2's base, Table 3's Standard): its mean [range], coverage in %."""
+    """The paper's base row of a panel (Table 2's base, Table 3's Standard): its mean [range],
+    coverage in %."""
     known = [v for v in paper.get("base", paper.get("Standard")) if v is not None]
     return f"paper {100 * np.mean(known):.0f} % [{100 * min(known):.0f}, {100 * max(known):.0f}]"
 
@@ -88,7 +97,8 @@ def _paper_markers(ax, paper: dict, x) -> None:
 
 def _our_markers(ax, mine: list, x, **style_) -> None:
     ax.errorbar(x, or_nan(None if m is None else 100 * m[0] for m in mine),
-                yerr=or_nan(None if m is None or m[1] is None else 100 * m[1] for m in mine), capsize=3, **style_)
+                yerr=or_nan(None if m is None or m[1] is None else 100 * m[1] for m in mine),
+                capsize=3, **style_)
 
 
 def _frame(ax, labels: list, title: str) -> None:
@@ -99,15 +109,16 @@ def _frame(ax, labels: list, title: str) -> None:
 
 
 def _axes(widths: list, height: float):
-    fig, axes = plt.subplots(1, len(widths), figsize=(2.1 + 0.75 * sum(widths), height), sharey=True,
-                             gridspec_kw={"width_ratios": widths}, squeeze=False)
+    fig, axes = plt.subplots(1, len(widths), figsize=(2.1 + 0.75 * sum(widths), height),
+                             sharey=True, gridspec_kw={"width_ratios": widths}, squeeze=False)
     axes[0][0].set_ylabel("change of coverage from the base row (points)")
     return fig, axes[0]
 
 
 def tables(record: dict, path) -> None:
-    """Heller et al.'s Tables 2 and 3 as changes of coverage from each block's base row, in points: ours (this
-    domain, mean over runs, error bar: standard error) beside the paper's mean and range over its IPC domains."""
+    """Heller et al.'s Tables 2 and 3 as changes of coverage from each block's base row, in points:
+    ours (this domain, mean over runs, error bar: standard error) beside the paper's mean and range
+    over its IPC domains."""
     drawn = panels(record)
     fig, axes = _axes([len(_changes(paper)) for _, paper, _, _ in drawn], 4.2)
     for ax, (title, paper, ours, base) in zip(axes, drawn):
@@ -115,22 +126,26 @@ def tables(record: dict, path) -> None:
         x = np.arange(len(labels))
         _paper_markers(ax, paper, x + 0.12)
         mine = [ours[label] for label in labels]
-        _our_markers(ax, mine, x - 0.12, fmt="o", color="tab:blue", label=f"ours ({record['domain']})")
+        _our_markers(ax, mine, x - 0.12, fmt="o", color="tab:blue",
+                     label=f"ours ({record['domain']})")
         for i in (i for i, m in enumerate(mine) if m is None):
-            ax.text(i, 0, "not run", rotation=90, ha="center", va="bottom", fontsize=7, color="tab:gray")
+            ax.text(i, 0, "not run", rotation=90, ha="center",
+                    va="bottom", fontsize=7, color="tab:gray")
         _frame(ax, labels, f"{title}\nbase: ours {_percent(base)}, {_paper_base(paper)}")
     axes[0].legend(fontsize=7)
     runs = len(record["runs"])
     fig.suptitle(f"Heller et al. 2022, Tables 2 and 3, on the {record['domain']}: {runs} run(s)"
-                 + (", error bars: standard error over runs" if runs > 1 else ", one run: no error bars"), fontsize=10)
+                 + (", error bars: standard error over runs" if runs > 1
+                    else ", one run: no error bars"), fontsize=10)
     fig.tight_layout()
     style.save(fig, path)
 
 
 def across_domains(records: list, path) -> None:
-    """`tables` for several domains at once: each domain's change of coverage from its block's base row (mean over
-    its runs, error bar: standard error) beside the paper's mean and range over its 8 IPC domains. A domain
-    appears in the panels of the blocks it ran; the panel's title gives every base row."""
+    """`tables` for several domains at once: each domain's change of coverage from its block's base
+    row (mean over its runs, error bar: standard error) beside the paper's mean and range over its 8
+    IPC domains. A domain appears in the panels of the blocks it ran; the panel's title gives every
+    base row."""
     records = sorted(records, key=lambda r: r["domain"])
     found = {}                                     # title -> (paper, [(domain, ours, base)])
     for record in records:
@@ -145,19 +160,22 @@ def across_domains(records: list, path) -> None:
         x = np.arange(len(labels)) - 0.3
         for domain, mine, _ in ours:
             i = domains.index(domain)
-            _our_markers(ax, [mine[label] for label in labels], x + i * step, fmt=DOMAIN_MARKERS[i % 5],
-                         color=f"C{i}", label=domain)
+            _our_markers(ax, [mine[label] for label in labels], x + i * step,
+                         fmt=DOMAIN_MARKERS[i % 5], color=f"C{i}", label=domain)
         _paper_markers(ax, paper, x + len(domains) * step)
         bases = [f"{domain} {_percent(base)}" for domain, _, base in ours]
         lines = [", ".join(bases[i:i + 2]) for i in range(0, len(bases), 2)]
         _frame(ax, labels, "\n".join([title, f"base: {_paper_base(paper)}", *lines]))
-    handles = {}                                   # a domain may be missing from the first panel: every panel's
+    # a domain may be missing from the first panel: every panel's
+    handles = {}
     for ax in axes:
         handles.update((label, h) for h, label in zip(*ax.get_legend_handles_labels()))
     names = [name for name in [*domains, PAPER_LABEL] if name in handles]
-    fig.legend([handles[name] for name in names], names, loc="lower center", ncol=len(names), fontsize=8)
+    fig.legend([handles[name] for name in names], names,
+               loc="lower center", ncol=len(names), fontsize=8)
     runs = ", ".join(f"{r['domain']} {len(r['runs'])}" for r in records)
-    fig.suptitle(f"Heller et al. 2022, Tables 2 and 3 on la's domains beside the paper's 8 IPC domains; runs: {runs}; "
-                 "error bars: standard error over runs", fontsize=10)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))                   # the legend below the panels, clear of the markers
+    fig.suptitle(f"Heller et al. 2022, Tables 2 and 3 on la's domains beside the paper's 8 IPC "
+                 f"domains; runs: {runs}; error bars: standard error over runs", fontsize=10)
+    # the legend below the panels, clear of the markers
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     style.save(fig, path)

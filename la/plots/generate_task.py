@@ -1,5 +1,6 @@
-"""Figures 1 and 2 of the paper from a 15-puzzle suboptimality record: GenerateTaskPrac's walk on the boards,
-with the candidates' σ_e and sampling probabilities, before and after training (`la.plots.tables` calls it)."""
+"""Figures 1 and 2 of the paper from a 15-puzzle suboptimality record: GenerateTaskPrac's walk on
+the boards, with the candidates' σ_e and sampling probabilities, before and after training
+(`la.plots.tables` calls it)."""
 import numpy as np
 
 from la.plots import style
@@ -25,24 +26,28 @@ def _board(ax, state, width, annotations=None, title=""):
 
 
 def _why_walk_stopped(steps: int, trace: list, epsilon: float, max_steps: int) -> str:
-    """Why a GenerateTaskPrac walk ended (la/tasks.py): its step count is MaxSteps only when the cap stopped it
-    (the cap is checked before each step, so it walked MaxSteps − 1 steps); otherwise its last sampled state's
-    σ_e reached ε. The trace must agree, or the config describes another walk than the one drawn."""
+    """Why a GenerateTaskPrac walk ended (la/tasks.py): its step count is MaxSteps only when the cap
+    stopped it (the cap is checked before each step, so it walked MaxSteps − 1 steps); otherwise its
+    last sampled state's σ_e reached ε. The trace must agree, or the config describes another walk
+    than the one drawn."""
     capped = steps >= max_steps
     reached = bool(trace) and trace[-1]["sigma_e"][trace[-1]["chosen"]] >= epsilon
     if capped == reached:
-        raise ValueError(f"a GenerateTaskPrac walk of {steps} steps does not fit MaxSteps = {max_steps} and "
-                         f"ε = {epsilon:g}: its last σ_e is {'at least' if reached else 'below'} ε")
-    return f"MaxSteps = {max_steps} reached" if capped else f"σe ≥ ε = {epsilon:g} after {steps} steps"
+        raise ValueError(f"a GenerateTaskPrac walk of {steps} steps does not fit "
+                         f"MaxSteps = {max_steps} and ε = {epsilon:g}: "
+                         f"its last σ_e is {'at least' if reached else 'below'} ε")
+    return (f"MaxSteps = {max_steps} reached" if capped
+            else f"σe ≥ ε = {epsilon:g} after {steps} steps")
 
 
 def figure1_generate_task(results: dict, path) -> None:
-    """Figure 1 from a trained WUNN: GenerateTaskPrac's first and last steps, each candidate's σ_e and softmax
-    probability on the tile that would move (the sampled one pink), and the task's start; Figure 2: the σ_e of
-    the walked states before and after one more Update on that task."""
+    """Figure 1 from a trained WUNN: GenerateTaskPrac's first and last steps, each candidate's σ_e
+    and softmax probability on the tile that would move (the sampled one pink), and the task's
+    start; Figure 2: the σ_e of the walked states before and after one more Update on that task."""
     data = results["generate_task"]
     steps = data["before"]
-    max_steps = results["config"]["learn"]["max_steps"]    # the walk is by the two-output network, config `learn`
+    # the walk is by the two-output network, config `learn`
+    max_steps = results["config"]["learn"]["max_steps"]
     shown = list(range(len(steps))) if len(steps) <= 4 else [0, 1, len(steps) - 2, len(steps) - 1]
     fig, axes = plt.subplots(1, len(shown) + 2, figsize=(3 * (len(shown) + 2), 3.6),
                              gridspec_kw={"width_ratios": [1] * (len(shown) + 1) + [1.6]})
@@ -51,7 +56,8 @@ def figure1_generate_task(results: dict, path) -> None:
         state = np.array(step["state"])
         notes = {}
         for k, (cand, s, p) in enumerate(zip(step["candidates"], step["sigma_e"], step["p"])):
-            moved_from = int(np.flatnonzero(np.array(cand) == 0)[0])        # the tile there slides into the blank
+            # the tile there slides into the blank
+            moved_from = int(np.flatnonzero(np.array(cand) == 0)[0])
             notes[moved_from] = (f"σe {s:.2f} p {p:.2f}", k == step["chosen"])
         _board(ax, state, 4, notes, f"step {i + 1} of {len(steps)}")
     why = _why_walk_stopped(data["steps"], steps, data["epsilon"], max_steps)
@@ -62,7 +68,8 @@ def figure1_generate_task(results: dict, path) -> None:
     if "sigma_e_after_update" in data:
         ax.plot(range(1, len(walked) + 1), data["sigma_e_after_update"], "s-", ms=3,
                 label="after an Update on it; next walk: "
-                      + _why_walk_stopped(data["steps_after"], data["after"], data["epsilon"], max_steps))
+                      + _why_walk_stopped(data["steps_after"], data["after"],
+                                          data["epsilon"], max_steps))
     ax.axhline(data["epsilon"], color="k", ls=":", lw=1, label="ε")
     ax.set_xlabel("step of the walk")
     ax.set_ylabel("σ_e of the sampled state")

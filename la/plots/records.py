@@ -1,36 +1,44 @@
-"""The results records the figures are drawn from (`la.plots`), checked before anything is drawn: each holds
-all that its figures read, in the right shape, or a one-line ValueError names the file and what is wrong."""
+"""The results records the figures are drawn from (`la.plots`), checked before anything is drawn:
+each holds all that its figures read, in the right shape, or a one-line ValueError names the file
+and what is wrong."""
 import re
 
 from la.runs.shapes import MAYBE, NUMBER, check_shape, read_results
 
-# What the figures read from each results record: `read_record` checks it all before anything is drawn
-# (la.runs.shapes.check_shape explains the notation). Keep these in step with the figure functions of
-# `la.plots.tables` and `la.plots.generate_task`.
+# What the figures read from each results record: `read_record` checks it all before anything is
+# drawn (la.runs.shapes.check_shape explains the notation). Keep these in step with the figure
+# functions of `la.plots.tables` and `la.plots.generate_task`.
 _COLUMNS = ("subopt", "optimal", "generated")
-_CURVE_POINT = {"iteration": NUMBER, **dict.fromkeys(("solved", "alpha", "beta", "task_steps", "buffer"), MAYBE)}
-_CALIBRATION = [{"runs": int, **dict.fromkeys(("alpha", "y_alpha_below_h_star", "y_alpha_below_h_star_sd",
-                                                "h_admissible"), NUMBER)}]
+_CURVE_POINT = {"iteration": NUMBER,
+                **dict.fromkeys(("solved", "alpha", "beta", "task_steps", "buffer"), MAYBE)}
+_CALIBRATION = [{"runs": int,
+                 **dict.fromkeys(("alpha", "y_alpha_below_h_star", "y_alpha_below_h_star_sd",
+                                  "h_admissible"), NUMBER)}]
 SHAPES = {
     "efficiency": {"table": [{"variant": str, "runs": int, **dict.fromkeys(
         ("solved_train", "solved_train_sd", "solved_test", "solved_test_sd", "paper_solved_train",
          "paper_solved_test"), NUMBER)}]},
     "suboptimality": {
         "domain?": str, "config": {"alphas": [NUMBER]}, "title?": str,
-        # The paper's values may be null: Table 3 has "?" (the 24-puzzle PDB's time) and rows it lacks
-        # (blocksworld's baseline); a null is not drawn. Our own are null for a row that solved nothing.
+        # The paper's values may be null: Table 3 has "?" (the 24-puzzle PDB's time) and rows it
+        # lacks (blocksworld's baseline); a null is not drawn. Our own are null for a row that
+        # solved nothing.
         "table": [{"row": str, "runs": int, "paper": dict.fromkeys(_COLUMNS, MAYBE),
                    **dict.fromkeys(_COLUMNS + tuple(c + "_sd" for c in _COLUMNS), MAYBE)}],
-        "calibration": _CALIBRATION, "calibration_states?": int, "calibration_random?": (list, type(None)),
-        "learning_curves": {"alpha?": [[_CURVE_POINT, ...], ...], "mean?": [[_CURVE_POINT, ...], ...]}},
+        "calibration": _CALIBRATION, "calibration_states?": int,
+        "calibration_random?": (list, type(None)),
+        "learning_curves": {"alpha?": [[_CURVE_POINT, ...], ...],
+                            "mean?": [[_CURVE_POINT, ...], ...]}},
 }
-GENERATE_TASK = {"epsilon": NUMBER, "start": [int], "sigma_e_after_update?": [NUMBER], "steps_after?": int,
-                 "before": [{"state": [int], "candidates": [[int]], "sigma_e": [NUMBER], "p": [NUMBER],
-                             "chosen": int}]}
+GENERATE_TASK = {"epsilon": NUMBER, "start": [int], "sigma_e_after_update?": [NUMBER],
+                 "steps_after?": int,
+                 "before": [{"state": [int], "candidates": [[int]], "sigma_e": [NUMBER],
+                             "p": [NUMBER], "chosen": int}]}
 
 
 def read_record(path, experiment: str) -> dict:
-    """The results record in `path`, checked to hold all that its figures read; ValueError names the file."""
+    """The results record in `path`, checked to hold all that its figures read; ValueError names the
+    file."""
     record = read_results(path, experiment, SHAPES[experiment])
     if experiment == "suboptimality":
         _check_suboptimality(record, repr(str(path)))
@@ -38,10 +46,11 @@ def read_record(path, experiment: str) -> dict:
 
 
 def _check_suboptimality(record: dict, file: str) -> None:
-    """What a shape cannot say: a domain name fit for a file name, a row per α, uniform calibration states with
-    their number, and a GenerateTaskPrac walk whose parts agree (Figures 1, 2)."""
+    """What a shape cannot say: a domain name fit for a file name, a row per α, uniform calibration
+    states with their number, and a GenerateTaskPrac walk whose parts agree (Figures 1, 2)."""
     if "domain" in record and not re.fullmatch(r"[A-Za-z0-9-]+", record["domain"]):
-        raise ValueError(f"{file}: domain {record['domain'][:40]!r} is not a domain's name (letters, digits, -)")
+        raise ValueError(f"{file}: domain {record['domain'][:40]!r} is not a domain's name "
+                         "(letters, digits, -)")
     rows = {r["row"] for r in record["table"]}
     for alpha in record["config"]["alphas"]:
         if str(alpha) not in rows:
@@ -58,26 +67,29 @@ def _check_suboptimality(record: dict, file: str) -> None:
         if not len(step["candidates"]) == len(step["sigma_e"]) == len(step["p"]):
             raise ValueError(f"{where}: candidates, sigma_e and p differ in length")
         if not 0 <= step["chosen"] < len(step["candidates"]):
-            raise ValueError(f"{where}.chosen is {step['chosen']}, not one of its {len(step['candidates'])} candidates")
+            raise ValueError(f"{where}.chosen is {step['chosen']}, "
+                             f"not one of its {len(step['candidates'])} candidates")
         if not all(0 in candidate for candidate in step["candidates"]):
             raise ValueError(f"{where}: a candidate state has no blank (0)")
     if "sigma_e_after_update" in task:
         if len(task["sigma_e_after_update"]) != len(task["before"]) or "steps_after" not in task:
-            raise ValueError(f"{file}: generate_task.sigma_e_after_update needs one value per step of the walk "
-                             f"({len(task['before'])}) and steps_after")
+            raise ValueError(f"{file}: generate_task.sigma_e_after_update needs one value per step "
+                             f"of the walk ({len(task['before'])}) and steps_after")
 
 
 def read_table3(paths: list) -> dict:
-    """The Table 3 records in `paths`, by domain, each checked (`read_record`): a 15-puzzle record, or a second
-    one of the same domain, is refused, naming the file."""
+    """The Table 3 records in `paths`, by domain, each checked (`read_record`): a 15-puzzle record,
+    or a second one of the same domain, is refused, naming the file."""
     records = {}
     for path in paths:
         record, file = read_record(path, "suboptimality"), repr(str(path))
         domain = record.get("domain", "15-puzzle")
         if domain == "15-puzzle":
-            raise ValueError(f"{file}: holds the 15-puzzle's results (Table 1): pass it as --suboptimality")
+            raise ValueError(f"{file}: holds the 15-puzzle's results (Table 1): "
+                             "pass it as --suboptimality")
         if domain in records:
             first = str(records[domain][0])
-            raise ValueError(f"{file}: a second Table 3 record on the {domain} (the first: {first!r})")
+            raise ValueError(f"{file}: a second Table 3 record on the {domain} "
+                             f"(the first: {first!r})")
         records[domain] = (path, record)
     return records

@@ -1,12 +1,13 @@
-"""Boot's searches spread over worker processes, so that a pass over hundreds of instances uses every core.
+"""Boot's searches spread over worker processes, so that a pass over hundreds of instances uses
+every core.
 
-A round of Boot (`la.rivals.boot.Boot.run_round`) runs IDA* from each of its starts with the round's heuristic and
-budget. IDA* is deterministic given both, so it does not matter where each search runs: `SpreadSearches` sends
-the starts one at a time to `la.runs.processes.Workers`, each worker remakes the round's heuristic (its
-encoding and h0 once per worker, the network once per round) and returns what the round keeps of the search,
-and the results come back in start order. A run with workers is therefore the run without them, search for
-search, and an interrupted round's saved searches (`la.rivals.boot_round.RoundProgress`) are a prefix of its starts as
-before.
+A round of Boot (`la.rivals.boot.Boot.run_round`) runs IDA* from each of its starts with the round's
+heuristic and budget. IDA* is deterministic given both, so it does not matter where each search
+runs: `SpreadSearches` sends the starts one at a time to `la.runs.processes.Workers`, each worker
+remakes the round's heuristic (its encoding and h0 once per worker, the network once per round) and
+returns what the round keeps of the search, and the results come back in start order. A run with
+workers is therefore the run without them, search for search, and an interrupted round's saved
+searches (`la.rivals.boot_round.RoundProgress`) are a prefix of its starts as before.
 """
 import hashlib
 
@@ -26,10 +27,12 @@ class SpreadSearches:
         self.workers, self.pdb_dir = workers, None if pdb_dir is None else str(pdb_dir)
 
     def __call__(self, boot, starts, budget: int):
-        """Yield IDA*'s result from each of `starts` within `budget` nodes with `boot`'s h, in start order."""
+        """Yield IDA*'s result from each of `starts` within `budget` nodes with `boot`'s h, in start
+        order."""
         network = pack(boot.ffnn) if boot.trained else None
-        common = {"domain": boot.domain.name, "encoding": describe(boot.encoding), "pdb_dir": self.pdb_dir,
-                  "config": boot.config, "network": network, "key": _digest(network), "budget": budget}
+        common = {"domain": boot.domain.name, "encoding": describe(boot.encoding),
+                  "pdb_dir": self.pdb_dir, "config": boot.config, "network": network,
+                  "key": _digest(network), "budget": budget}
         units = [{**common, "index": i, "start": start} for i, start in enumerate(starts)]
         finished, following = {}, 0
         for unit, kind, payload in self.workers.run(search_unit, units, None):
@@ -42,11 +45,13 @@ class SpreadSearches:
 
 
 def search_unit(unit: dict, out, verbose: bool) -> Searched:
-    """In a worker: IDA* from `unit["start"]` with the round's heuristic, remade here (`SpreadSearches`)."""
+    """In a worker: IDA* from `unit["start"]` with the round's heuristic, remade here
+    (`SpreadSearches`)."""
     encoding = encoding_for(unit["domain"], unit["encoding"], unit["pdb_dir"])
     if _MADE.get("key") != unit["key"] or _MADE.get("encoding") is not encoding:
         network = unit["network"]
-        ffnn = None if network is None else unpack(network[1], Prefixed(network[0], ""), "a Boot round's network")
+        ffnn = None if network is None else unpack(network[1], Prefixed(network[0], ""),
+                                                   "a Boot round's network")
         _MADE.update(key=unit["key"], encoding=encoding,
                      h=boot_heuristic(unit["config"], encoding, initial_heuristic(encoding), ffnn))
     result = ida_star(encoding.domain, _MADE["h"], unit["start"], node_limit=unit["budget"],
@@ -65,4 +70,5 @@ def _digest(network) -> str | None:
     return digest.hexdigest()
 
 
-_MADE = {}               # in a worker: the last round's heuristic, its network's digest and its encoding
+# in a worker: the last round's heuristic, its network's digest and its encoding
+_MADE = {}
