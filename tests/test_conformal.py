@@ -70,8 +70,8 @@ def test_conformal_bound_covers_alpha_on_a_gaussian_problem(alpha):
 
 def manhattan_net(width: int, rng) -> FFNN:
     """A two-output network on the one-hot encoding: μ·SCALE is Manhattan distance plus a little of
-    19 random hidden units, σ_a is random. The first hidden unit sums |column − goal column| + |row
-    − goal row| of each tile."""
+    19 random hidden units, σ_a is random. The first hidden unit sums |column − goal column| +
+    |row − goal row| of each tile."""
     net = FFNN(2 * width ** 3, 20, 2, rng)
     # tile v's goal is cell v
     tile, place = np.arange(1, width * width)[:, None], np.arange(width)[None, :]

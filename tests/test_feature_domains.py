@@ -1,8 +1,8 @@
 """The method on the feature domains (paper §5) through the encoding contract, at toy sizes with
-small PDBs built into a temporary folder (an 8-puzzle, an 8-pancake, a 6-blocksworld): h =
-max(round(y^α), h_ad) at test and at training time, the incremental heuristic inside IDA* equal to
-scoring built children, GenerateTaskPrac on the features, LearnHeuristicPrac end to end, a resumed
-run equal to an uninterrupted one, checkpoints that refuse another encoding."""
+small PDBs built into a temporary folder (an 8-puzzle, an 8-pancake, a 6-blocksworld):
+h = max(round(y^α), h_ad) at test and at training time, the incremental heuristic inside IDA* equal
+to scoring built children, GenerateTaskPrac on the features, LearnHeuristicPrac end to end, a
+resumed run equal to an uninterrupted one, checkpoints that refuse another encoding."""
 from dataclasses import replace
 
 import numpy as np
