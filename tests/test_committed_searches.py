@@ -28,8 +28,8 @@ FAST = 1_000_000                        # nodes: the default suite's share
 
 
 def committed() -> list:
-    """(row, Korf id, cost, generated) of run 1's records of rows 0.9, 0.5 and N/A on Korf's
-    #1–10."""
+    """(row, Korf id, cost, generated) of run 1's records of rows 0.9, 0.5 and N/A on
+    Korf's #1–10."""
     record = json.loads((ROOT / "figures" / "suboptimality.json").read_text())
     return [(test["row"], r["id"], r["cost"], r["generated"]) for test in record["tests"]
             if test["run"] == 1 and test["row"] in ("0.9", "0.5", "N/A")

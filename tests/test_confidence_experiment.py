@@ -267,10 +267,10 @@ def test_coverage_has_its_spread_and_its_change_is_taken_run_by_run():
 
 
 def test_the_papers_tables_2_and_3_agree_where_they_share_a_search():
-    """Transcribed from the paper (their minus signs lost in our copy of the text, restored): Table
-    3's W50 row is Table 2's dual queue with A40, so base + change must agree in every domain of
-    both blocks, to rounding; and "the mean-threshold variant consistently decreases coverage" in
-    the single queue."""
+    """Transcribed from the paper (their minus signs lost in our copy of the text, restored):
+    Table 3's W50 row is Table 2's dual queue with A40, so base + change must agree in every domain
+    of both blocks, to rounding; and "the mean-threshold variant consistently decreases coverage"
+    in the single queue."""
     for block in ("moderate", "hard"):
         table2, table3 = PAPER_TABLE2[f"{block} dual"], PAPER_TABLE3[block]
         for base, a40, standard, w50 in zip(table2["base"], table2["A40"], table3["Standard"],
