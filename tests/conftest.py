@@ -1,4 +1,5 @@
-"""Test tiers: the default suite runs in a few minutes; `python -m pytest --slow` adds the long checks."""
+"""Test tiers: the default suite runs in a few minutes; `python -m pytest --slow` adds the long
+checks."""
 import pytest
 
 import la  # noqa: F401  (first, so that NumPy loads with one BLAS thread: see la/__init__.py)

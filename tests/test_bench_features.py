@@ -1,5 +1,6 @@
-"""`python -m la.bench --only features`: the quick run's JSON and report, its temporary PDB folder, and the
-stand-ins it plans with (plans with known h*, a network of the paper's size, one-state-at-a-time = batched)."""
+"""`python -m la.bench --only features`: the quick run's JSON and report, its temporary PDB folder,
+and the stand-ins it plans with (plans with known h*, a network of the paper's size,
+one-state-at-a-time = batched)."""
 import json
 import os
 import subprocess
@@ -19,12 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_quick_run_gives_one_object_per_domain_and_leaves_no_pdb_behind(tmp_path):
-    # The user's cache folder and the temporary folders are pointed into tmp_path, to see what the run writes.
+    # The user's cache folder and the temporary folders are pointed into tmp_path, to see what the
+    # run writes.
     (tmp_path / "tmp").mkdir()
-    env = {**os.environ, "LA_PDB_DIR": str(tmp_path / "cache"), "XDG_CACHE_HOME": str(tmp_path / "xdg"),
-           "TMPDIR": str(tmp_path / "tmp")}
-    out = subprocess.run([sys.executable, "-m", "la.bench", "--only", "features", "--quick", "--json"], cwd=ROOT,
-                         env=env, capture_output=True, text=True, timeout=600)
+    env = {**os.environ, "LA_PDB_DIR": str(tmp_path / "cache"),
+           "XDG_CACHE_HOME": str(tmp_path / "xdg"), "TMPDIR": str(tmp_path / "tmp")}
+    out = subprocess.run([sys.executable, "-m", "la.bench", "--only", "features", "--quick",
+                          "--json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)["features"]
     assert list(rows) == ["24-puzzle", "24-pancake", "15-blocksworld"]
@@ -45,8 +47,8 @@ def test_quick_run_gives_one_object_per_domain_and_leaves_no_pdb_behind(tmp_path
 
 
 def test_the_fitted_plans_are_optimal_plans():
-    """Each plan the network is fitted to ends at the goal by legal moves and is as long as the state's known
-    optimal cost, so the targets along it are h*."""
+    """Each plan the network is fitted to ends at the goal by legal moves and is as long as the
+    state's known optimal cost, so the targets along it are h*."""
     rng = np.random.default_rng(0)
     for name in bench_features.CASES:
         domain = make_domain(name)
@@ -63,10 +65,12 @@ def test_the_fitted_plans_are_optimal_plans():
 def test_one_state_at_a_time_searches_exactly_as_the_batched_heuristic(tmp_path):
     rng = np.random.default_rng(1)
     encoding = bench_features.encoding_of("24-pancake", tmp_path, quick=True)
-    net = bench_features.fitted_network(encoding, bench_features.plans("24-pancake", rng, quick=True), rng)
+    net = bench_features.fitted_network(encoding,
+                                        bench_features.plans("24-pancake", rng, quick=True), rng)
     h = bench_features.LikelyAdmissible(net, encoding, alpha=bench_features.ALPHA)
     start = bench_features.CASES["24-pancake"]["tasks"]()[0].state
     batched = ida_star(encoding.domain, h, start, node_limit=3_000)
     single = ida_star(encoding.domain, bench_features.OneAtATime(h), start, node_limit=3_000)
-    assert (batched.status, batched.generated, batched.bounds) == (single.status, single.generated, single.bounds)
+    assert (batched.status, batched.generated, batched.bounds) == (single.status, single.generated,
+                                                                   single.bounds)
     assert net.n_hidden == 8 and net.n_in == encoding.size

@@ -1,5 +1,5 @@
-"""`python -m la.bench --only pdb`: the quick run's JSON and report, its temporary folder, the child's memory, and
-its build process, which never outlives the bench."""
+"""`python -m la.bench --only pdb`: the quick run's JSON and report, its temporary folder, the
+child's memory, and its build process, which never outlives the bench."""
 import json
 import os
 import signal
@@ -18,12 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_quick_run_gives_one_object_per_domain_and_leaves_no_pdb_behind(tmp_path):
-    # The user's cache folder and the temporary folders are pointed into tmp_path, to see what the run writes.
+    # The user's cache folder and the temporary folders are pointed into tmp_path, to see what the
+    # run writes.
     (tmp_path / "tmp").mkdir()
-    env = {**os.environ, "LA_PDB_DIR": str(tmp_path / "cache"), "XDG_CACHE_HOME": str(tmp_path / "xdg"),
-           "TMPDIR": str(tmp_path / "tmp")}
-    out = subprocess.run([sys.executable, "-m", "la.bench", "--only", "pdb", "--quick", "--json"], cwd=ROOT,
-                         env=env, capture_output=True, text=True, timeout=300)
+    env = {**os.environ, "LA_PDB_DIR": str(tmp_path / "cache"),
+           "XDG_CACHE_HOME": str(tmp_path / "xdg"), "TMPDIR": str(tmp_path / "tmp")}
+    out = subprocess.run([sys.executable, "-m", "la.bench", "--only", "pdb", "--quick", "--json"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)["pdb"]
     assert list(rows) == ["24-puzzle", "24-pancake", "15-blocksworld"]
@@ -45,7 +46,8 @@ def test_quick_run_gives_one_object_per_domain_and_leaves_no_pdb_behind(tmp_path
 
 
 def test_a_child_build_reports_its_own_peak_memory(tmp_path):
-    """Linux's ru_maxrss of a spawned child starts at its parent's size: the child must not report that."""
+    """Linux's ru_maxrss of a spawned child starts at its parent's size: the child must not report
+    that."""
     ballast = np.ones(300 << 20, dtype=np.uint8)                   # this process holds 300 MiB more
     row = bench_pdb.build_in_child("24-pancake", [(0, 1)], str(tmp_path), quiet=True)
     assert bench_pdb.peak_memory_mb() > 300 > 200 > row["peak_memory_mb"] and ballast[-1] == 1
@@ -82,27 +84,30 @@ def alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM])
 def test_the_build_process_dies_with_the_bench(stop, tmp_path):
-    """A `ProcessPoolExecutor` worker outlived a killed bench, blocked on a pipe for ever. Now the bench's build
-    process is an experiments' worker: the bench is signalled inside its first 24-puzzle build, and the worker
-    (and multiprocessing's resource tracker) must be gone long before that build could end. SIGTERM (a timeout's
-    kill) also removes the temporary PDB folder and exits with 143."""
+    """A `ProcessPoolExecutor` worker outlived a killed bench, blocked on a pipe for ever. Now the
+    bench's build process is an experiments' worker: the bench is signalled inside its first
+    24-puzzle build, and the worker (and multiprocessing's resource tracker) must be gone long
+    before that build could end. SIGTERM (a timeout's kill) also removes the temporary PDB folder
+    and exits with 143."""
     (tmp_path / "tmp").mkdir()
     env = {**os.environ, "LA_PDB_DIR": str(tmp_path / "cache"), "TMPDIR": str(tmp_path / "tmp")}
     err = tmp_path / "err"
     with open(err, "w") as stderr:
-        bench = subprocess.Popen([sys.executable, "-m", "la.bench", "--only", "pdb"], cwd=ROOT, env=env,
-                                 stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+        bench = subprocess.Popen([sys.executable, "-m", "la.bench", "--only", "pdb"], cwd=ROOT,
+                                 env=env, stdout=subprocess.DEVNULL, stderr=stderr,
+                                 start_new_session=True)
     started = []
     try:
         deadline = time.monotonic() + 120
-        while "building the 24-puzzle PDB" not in err.read_text():          # the worker is inside the build
+        while "building the 24-puzzle PDB" not in err.read_text():  # the worker is inside the build
             assert bench.poll() is None and time.monotonic() < deadline, err.read_text()
             time.sleep(0.05)
         started = children(bench.pid)
         assert started, "no build process"
         os.kill(bench.pid, stop)
         status = bench.wait(timeout=60)
-        deadline = time.monotonic() + GRACE + 3        # a worker inside a long NumPy call is killed after GRACE
+        # a worker inside a long NumPy call is killed after GRACE
+        deadline = time.monotonic() + GRACE + 3
         while any(alive(pid) for pid in started) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not [pid for pid in started if alive(pid)]

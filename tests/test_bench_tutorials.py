@@ -1,5 +1,5 @@
-"""The tutorials' benchmark section (la/bench/tutorials.py): what it measures, on small scripts; no timings asserted
-beyond what a sleep guarantees."""
+"""The tutorials' benchmark section (la/bench/tutorials.py): what it measures, on small scripts; no
+timings asserted beyond what a sleep guarantees."""
 import sys
 
 from la.bench import tutorials
@@ -9,7 +9,8 @@ def test_lines_are_stamped_and_the_longest_silence_found():
     script = "import time; print('a', flush=True); time.sleep(0.4); print('b', flush=True)"
     r = tutorials.timed_lines([sys.executable, "-c", script])
     assert r["status"] == 0 and r["lines"] == 2
-    assert r["first_line"] is not None and r["longest_silence"] >= 0.4 and r["wall"] >= r["longest_silence"]
+    assert (r["first_line"] is not None and r["longest_silence"] >= 0.4
+            and r["wall"] >= r["longest_silence"])
 
 
 def test_a_silent_failing_script_is_reported_as_such():

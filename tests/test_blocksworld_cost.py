@@ -1,38 +1,42 @@
-"""The blocksworld tools behind the 15-blocksworld test set: the exact single-tower cost rule and the uniform
-sampler of Slaney & Thiébaux (2001)."""
+"""The blocksworld tools behind the 15-blocksworld test set: the exact single-tower cost rule and
+the uniform sampler of Slaney & Thiébaux (2001)."""
 import numpy as np
 import pytest
 from scipy.stats import chi2
 
 from la.domains.blocksworld import Blocksworld
 from la.domains.walk import random_walk
-from la.domains.blocksworld_cost import blocked, optimal_cost, optimal_plan, smallest_below, well_placed
-from la.domains.blocksworld_uniform import completions, number_of_states, uniform_below, uniform_state, \
-    uniform_states
+from la.domains.blocksworld_cost import (blocked, optimal_cost, optimal_plan, smallest_below,
+                                         well_placed)
+from la.domains.blocksworld_uniform import (completions, number_of_states, uniform_below,
+                                            uniform_state, uniform_states)
 from la.search import check_plan, ida_star
 from la.search.bfs import ExactDistances
 
 
 def every_state(exact: ExactDistances) -> np.ndarray:
-    """All states an ExactDistances table holds, read back from their keys (digits in base `exact.base`)."""
+    """All states an ExactDistances table holds, read back from their keys (digits in base
+    `exact.base`)."""
     digits = exact.keys[:, None] // exact.powers[None, :] % exact.base
     return digits.astype(np.uint8)
 
 
-# --- the cost rule -----------------------------------------------------------------------------------------
+# --- the cost rule --------------------------------------------------------------------------------
 
 def test_a_hand_checked_state():
-    # 3 blocks: 3 on the table, 1 on 3, 2 on 1.  Nothing is home; 2 is blocked (1 is below it); 1 is not (only
-    # 3 is below it).  Cost 3 + 1 = 4: 2 to the table, 1 to the table, 2 onto 1, 3 onto 2.
+    # 3 blocks: 3 on the table, 1 on 3, 2 on 1. Nothing is home; 2 is blocked (1 is below it); 1 is
+    # not (only 3 is below it). Cost 3 + 1 = 4: 2 to the table, 1 to the table, 2 onto 1, 3 onto 2.
     state = np.array([[3, 1, 0]], dtype=np.uint8)
     assert well_placed(state).tolist() == [[False, False, False]]
     assert blocked(state).tolist() == [[False, True, False]]
     assert optimal_cost(state).tolist() == [4]
-    assert optimal_plan(state[0]).tolist() == [[3, 1, 0], [3, 0, 0], [0, 0, 0], [0, 1, 0], [0, 1, 2]]
+    assert optimal_plan(state[0]).tolist() == [[3, 1, 0], [3, 0, 0], [0, 0, 0], [0, 1, 0],
+                                               [0, 1, 2]]
 
 
 def test_home_blocks_never_count():
-    # 1 on the table and 2 on 1 are home; 4 stands on 2 (blocked: 1 and 2 below it), 3 on the table (not home).
+    # 1 on the table and 2 on 1 are home; 4 stands on 2 (blocked: 1 and 2 below it), 3 on the table
+    # (not home).
     state = np.array([[0, 1, 0, 2]], dtype=np.uint8)
     assert well_placed(state).tolist() == [[True, True, False, False]]
     assert blocked(state).tolist() == [[False, False, False, True]]
@@ -54,7 +58,7 @@ def test_rule_equals_breadth_first_distances_on_every_state(n):
 
 @pytest.mark.slow
 def test_rule_equals_breadth_first_distances_on_every_state_of_9_blocks():
-    exact = ExactDistances(Blocksworld(9))                      # 4,596,553 states: about a minute, 2 GB
+    exact = ExactDistances(Blocksworld(9))                  # 4,596,553 states: about a minute, 2 GB
     states = every_state(exact)
     assert len(states) == number_of_states(9)
     assert np.array_equal(optimal_cost(states), exact(states))
@@ -81,7 +85,7 @@ def test_optimal_plan_is_legal_ends_at_the_goal_and_costs_the_rule(n):
                              domain.goal[None], np.zeros((1, n), dtype=np.uint8)])
     for s, cost in zip(states, optimal_cost(states)):
         plan = optimal_plan(s)
-        check_plan(domain, s, plan)                              # each step one legal move, ends at the goal
+        check_plan(domain, s, plan)                     # each step one legal move, ends at the goal
         assert len(plan) - 1 == cost
 
 
@@ -98,7 +102,7 @@ def test_the_rule_as_idas_heuristic_gives_one_iteration():
         assert result.cost == optimal_cost(s[None])[0]
 
 
-# --- the uniform sampler -----------------------------------------------------------------------------------
+# --- the uniform sampler --------------------------------------------------------------------------
 
 def test_counts_are_oeis_a000262():
     assert [number_of_states(n) for n in range(8)] == [1, 1, 3, 13, 73, 501, 4051, 37633]
@@ -111,9 +115,11 @@ def test_counts_are_oeis_a000262():
 
 
 def chi_square(states: np.ndarray, n: int) -> float:
-    """Pearson's statistic of the drawn states against the uniform distribution over all g(n, 0) states."""
+    """Pearson's statistic of the drawn states against the uniform distribution over all g(n, 0)
+    states."""
     _, counts = np.unique(states, axis=0, return_counts=True)
-    counts = np.concatenate([counts, np.zeros(number_of_states(n) - len(counts))])     # states never drawn
+    # states never drawn
+    counts = np.concatenate([counts, np.zeros(number_of_states(n) - len(counts))])
     expected = len(states) / number_of_states(n)
     return float(((counts - expected) ** 2 / expected).sum())
 
@@ -121,12 +127,12 @@ def chi_square(states: np.ndarray, n: int) -> float:
 @pytest.mark.parametrize("n", [3, 4])
 def test_every_state_is_drawn_about_equally_often(n):
     draws = 100 * number_of_states(n)                            # about 100 of each state
-    limit = chi2.isf(1e-6, number_of_states(n) - 1)              # loose: a fair sampler fails it once in 10^6
+    limit = chi2.isf(1e-6, number_of_states(n) - 1)    # loose: a fair sampler fails it once in 10^6
     uniform = uniform_states(n, draws, np.random.default_rng(4))
     assert len(np.unique(uniform, axis=0)) == number_of_states(n)
     assert chi_square(uniform, n) < limit
-    # Samplers with a bias fail the same test: random walks (they favour states with many moves), and the
-    # tower placement with every choice equally likely instead of weighted by the counts g.
+    # Samplers with a bias fail the same test: random walks (they favour states with many moves),
+    # and the tower placement with every choice equally likely instead of weighted by the counts g.
     walked = random_walk(Blocksworld(n), 30, np.random.default_rng(4), n=draws)
     assert chi_square(walked, n) > limit
     rng = np.random.default_rng(4)
@@ -134,7 +140,8 @@ def test_every_state_is_drawn_about_equally_often(n):
 
 
 def unweighted_state(n: int, rng: np.random.Generator) -> np.ndarray:
-    """`uniform_state` with the weights left out: each tower goes to the table or onto each other tower alike."""
+    """`uniform_state` with the weights left out: each tower goes to the table or onto each other
+    tower alike."""
     floating, rooted = [[b] for b in range(1, n + 1)], []
     while floating:
         tower, others = floating.pop(), floating + rooted

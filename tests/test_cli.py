@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
 
 
 def test_solve_korf_instance_as_json():
@@ -87,8 +88,8 @@ def test_bench_network_sections_quick_json():
 def test_solve_help_gives_state_formats_exit_codes_and_json_fields():
     out = run("la.solve", "--help")
     assert out.returncode == 0
-    for text in ("<n>-puzzle", "<n>-pancake", "<n>-blocksworld", "exit status", "--json prints", "--order",
-                 "--weight"):
+    for text in ("<n>-puzzle", "<n>-pancake", "<n>-blocksworld", "exit status", "--json prints",
+                 "--order", "--weight"):
         assert text in out.stdout
 
 
@@ -103,12 +104,13 @@ def test_solve_prints_the_plan_and_a_line_per_iteration():
 
 
 def test_solve_weight_and_order_show_the_two_goals():
-    costs = {order: json.loads(run("la.solve", "--korf", "12", "--weight", "2", "--order", order, "--json").stdout)
+    costs = {order: json.loads(run("la.solve", "--korf", "12", "--weight", "2", "--order", order,
+                                   "--json").stdout)
              for order in ("depth-first", "batched")}
-    reference = json.loads(run("la.solve", "--korf", "12", "--weight", "2", "--algorithm", "reference",
-                               "--json").stdout)
-    assert (costs["depth-first"]["cost"], costs["depth-first"]["generated"]) == (reference["cost"],
-                                                                                  reference["generated"])
+    reference = json.loads(run("la.solve", "--korf", "12", "--weight", "2", "--algorithm",
+                               "reference", "--json").stdout)
+    assert ((costs["depth-first"]["cost"], costs["depth-first"]["generated"])
+            == (reference["cost"], reference["generated"]))
     assert costs["batched"]["cost"] < costs["depth-first"]["cost"]
 
 
@@ -119,13 +121,15 @@ def test_unit_folder_names_must_be_safe_path_components(name, tmp_path):
         run_units(lambda *a: {}, [{"name": name}], tmp_path, jobs=1, progress=None)
 
 
-@pytest.mark.parametrize("unbuffered", [False, True])     # buffered, the output meets the closed pipe at the end
+# buffered, the output meets the closed pipe at the end
+@pytest.mark.parametrize("unbuffered", [False, True])
 def test_output_cut_short_by_its_reader_ends_quietly(unbuffered):
-    """`python -m ... | head`: the reader closes the pipe before the command writes; no traceback, status 1."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | ({"PYTHONUNBUFFERED": "1"} if unbuffered
-                                                                             else {})
-    process = subprocess.Popen([sys.executable, "-m", "la.experiments.table1_gap"], cwd=ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    process.stdout.close()                               # before the command has imported NumPy, let alone printed
+    """`python -m ... | head`: the reader closes the pipe before the command writes; no traceback,
+    status 1."""
+    env = ({k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+           | ({"PYTHONUNBUFFERED": "1"} if unbuffered else {}))
+    process = subprocess.Popen([sys.executable, "-m", "la.experiments.table1_gap"], cwd=ROOT,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()                # before the command has imported NumPy, let alone printed
     err = process.stderr.read()
     assert process.wait(timeout=120) == 1 and err == ""

@@ -1,5 +1,6 @@
-"""Every merged record committed under figures/table1-gap/ is what `python -m la.experiments.merge` makes of its
-run folders today, so the tables its write-up quotes cannot drift from the runs they stand on."""
+"""Every merged record committed under figures/table1-gap/ is what `python -m la.experiments.merge`
+makes of its run folders today, so the tables its write-up quotes cannot drift from the runs they
+stand on."""
 import json
 from pathlib import Path
 
@@ -12,16 +13,18 @@ MERGED = sorted(p for p in (ROOT / "figures" / "table1-gap").glob("*/*/results.j
                 if "merged" in json.loads(p.read_text()))
 
 
-@pytest.mark.parametrize("path", MERGED, ids=lambda p: str(p.parent.relative_to(ROOT / "figures" / "table1-gap")))
+@pytest.mark.parametrize(
+    "path", MERGED, ids=lambda p: str(p.parent.relative_to(ROOT / "figures" / "table1-gap")))
 def test_a_committed_merge_is_made_again_from_its_folders(path, tmp_path, monkeypatch):
     record = json.loads(path.read_text())
-    folders = [m["folder"] for m in record["merged"]]                   # relative to the repository, as merged
+    folders = [m["folder"] for m in record["merged"]]        # relative to the repository, as merged
     monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(suboptimality_table, "draw", lambda record, out: None)       # the figures: not compared
+    # the figures: not compared
+    monkeypatch.setattr(suboptimality_table, "draw", lambda record, out: None)
     out = tmp_path / "m"
     assert merge.main([str(out), *folders]) == 0
     again = json.loads((out / "results.json").read_text())
-    merged_by = "python -m la.experiments.merge {} " + " ".join(folders)             # only OUT differs
+    merged_by = "python -m la.experiments.merge {} " + " ".join(folders)          # only OUT differs
     assert record.pop("command") == merged_by.format(path.parent.relative_to(ROOT))
     assert again.pop("command") == merged_by.format(out)
     assert again == record

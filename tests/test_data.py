@@ -10,7 +10,7 @@ from la.search import check_plan
 def test_korf100():
     instances = data.korf100()
     assert [i.id for i in instances] == list(range(1, 101))
-    assert sum(i.optimal for i in instances) == 5305                     # mean 53.05, as the paper says
+    assert sum(i.optimal for i in instances) == 5305                 # mean 53.05, as the paper says
     domain = SlidingTile(4)
     md = Manhattan(domain)(np.array([domain.validate(i.state) for i in instances]))   # all solvable
     optimal = np.array([i.optimal for i in instances])
@@ -20,14 +20,15 @@ def test_korf100():
 def test_korf50_24():
     instances = data.korf50_24()
     assert [i.id for i in instances] == list(range(1, 51))
-    assert sum(i.optimal for i in instances) == 5039                     # mean 100.78, as the paper says
+    assert sum(i.optimal for i in instances) == 5039                # mean 100.78, as the paper says
     domain = SlidingTile(5)
     for i in instances:
         domain.validate(i.state)
 
 
 def test_stored_optimal_solutions_replay_to_the_goal():
-    for which, instances, width in [("korf100", data.korf100(), 4), ("korf50_24", data.korf50_24(), 5)]:
+    for which, instances, width in [("korf100", data.korf100(), 4),
+                                    ("korf50_24", data.korf50_24(), 5)]:
         moves = data.optimal_blank_moves(which)
         for i in instances:
             plan = data.optimal_plan(i.state, moves[i.id])

@@ -1,5 +1,6 @@
-"""The σ_e and calibration diagnostics: known answers on synthetic data; on a toy training run, a run folder only
-read, an h* cache that remembers its node limit, and damaged inputs refused before any work."""
+"""The σ_e and calibration diagnostics: known answers on synthetic data; on a toy training run, a
+run folder only read, an h* cache that remembers its node limit, and damaged inputs refused before
+any work."""
 import json
 import shutil
 from pathlib import Path
@@ -18,12 +19,14 @@ from la.runs.training import train
 
 
 def test_decompose_finds_a_known_bias_and_a_too_small_sigma():
-    """Errors N(2, 3²) with σ_a = 1: calibration is off; removing the bias and rescaling σ by 3 restores it."""
+    """Errors N(2, 3²) with σ_a = 1: calibration is off; removing the bias and rescaling σ by 3
+    restores it."""
     rng = np.random.default_rng(0)
     h_star = rng.integers(20, 60, size=200_000).astype(float)
     mu = h_star + 2.0 + 3.0 * rng.standard_normal(len(h_star))
     result = diagnostics.decompose(mu, np.ones_like(mu), h_star, alphas=(0.5, 0.9))
-    assert result["bias"] == pytest.approx(2.0, abs=0.05) and result["sigma_scale"] == pytest.approx(3.0, abs=0.05)
+    assert (result["bias"] == pytest.approx(2.0, abs=0.05)
+            and result["sigma_scale"] == pytest.approx(3.0, abs=0.05))
     at_09 = result["rows"][1]
     assert at_09["observed"] < at_09["without_bias"] < 0.9 - 0.1
     assert at_09["without_bias_sigma_rescaled"] == pytest.approx(0.9, abs=0.01)
@@ -42,18 +45,20 @@ def test_coverage_compares_the_wunn_and_h_star_in_cost_units():
     domain = SlidingTile(4)
     states = np.repeat(domain.goal[None, :], 4, axis=0)
     result = diagnostics.coverage(_FixedWUNN(), domain, states, [29, 32, 27, 3])
-    assert result["covered"] == 0.5 and result["mean_abs_error"] == pytest.approx((1 + 2 + 3 + 27) / 4)
+    assert (result["covered"] == 0.5
+            and result["mean_abs_error"] == pytest.approx((1 + 2 + 3 + 27) / 4))
 
 
 @pytest.fixture(scope="module")
 def toy_run(tmp_path_factory):
-    """A results folder with one briefly trained run: run1/alpha's network, WUNN snapshots and checkpoint."""
+    """A results folder with one briefly trained run: run1/alpha's network, WUNN snapshots and
+    checkpoint."""
     results = tmp_path_factory.mktemp("toy")
     folder = results / "run1" / "alpha"
     cfg = LearnConfig(num_iter=4, node_limit=100_000, train_iter=50, wunn_blocks=2, max_steps=50)
     learner = train(SlidingTile(4), cfg, np.random.default_rng(0), OneHot(SlidingTile(4)),
-                    checkpoint=folder / "checkpoint.npz", progress=None, snapshots=folder / "snapshots",
-                    snapshot_every=1)
+                    checkpoint=folder / "checkpoint.npz", progress=None,
+                    snapshots=folder / "snapshots", snapshot_every=1)
     save(learner.ffnn, folder / "network.npz")
     return results
 
@@ -65,7 +70,8 @@ def copy(toy_run, tmp_path) -> Path:
 
 def tree(folder: Path) -> dict:
     """Every file under `folder` and its bytes: what 'left untouched' compares."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
 
 
 def diagnose(run, out, node_limit, capsys) -> tuple:
@@ -85,7 +91,8 @@ def searches(out: str) -> int:
 
 
 def test_diagnostics_read_a_read_only_run_and_write_only_under_out(toy_run, tmp_path, capsys):
-    """The run folder is only read (made read-only here; as root, the comparison of its files still checks)."""
+    """The run folder is only read (made read-only here; as root, the comparison of its files still
+    checks)."""
     run = copy(toy_run, tmp_path)
     before = tree(run)
     for path in [run, *run.rglob("*")]:
@@ -103,23 +110,28 @@ def test_diagnostics_read_a_read_only_run_and_write_only_under_out(toy_run, tmp_
     assert 0 <= record["wunn_coverage_korf"]["covered"] <= 1
     buffer = record["buffer"]
     assert buffer["solved"] == buffer["sampled"] == 5
-    assert buffer["label_minus_h_star"]["mean"] >= 0                 # a plan's cost is never below h*
+    assert buffer["label_minus_h_star"]["mean"] >= 0               # a plan's cost is never below h*
     cached = json.loads((tmp_path / "out" / diagnostics.H_STAR).read_text())
-    assert len(cached["solved"]) == 5 and all(h >= 1 for h in cached["solved"].values()) and not cached["unsolved"]
+    assert (len(cached["solved"]) == 5 and all(h >= 1 for h in cached["solved"].values())
+            and not cached["unsolved"])
     assert all((tmp_path / "out" / name).stat().st_size > 0 for name in diagnostics.FIGURES)
 
 
 @pytest.mark.filterwarnings("error")
-def test_nothing_solved_prints_a_dash_and_a_larger_node_limit_tries_again(toy_run, capsys, tmp_path):
-    """Within 1 node nothing is solved: "—", no nan and no warning; the cache keeps the limit with each unsolved
-    state, so the same limit does not search again and a larger one does."""
+def test_nothing_solved_prints_a_dash_and_a_larger_node_limit_tries_again(toy_run, capsys,
+                                                                          tmp_path):
+    """Within 1 node nothing is solved: "—", no nan and no warning; the cache keeps the limit with
+    each unsolved state, so the same limit does not search again and a larger one does."""
     out = tmp_path / "out"
     status, printed, _ = diagnose(toy_run, out, 1, capsys)
     assert status == 0 and searches(printed) == 5
-    assert "0/5 solved, label − h* — (none solved; node limit 1)" in printed and "nan" not in printed
-    record = plots_diagnostics.read_diagnostics(out / "diagnostics.json")          # still a record the plots read
+    assert ("0/5 solved, label − h* — (none solved; node limit 1)" in printed
+            and "nan" not in printed)
+    # still a record the plots read
+    record = plots_diagnostics.read_diagnostics(out / "diagnostics.json")
     buffer = record["runs"]["run1"]["buffer"]
-    assert buffer["solved"] == 0 and buffer["label_minus_h_star"]["mean"] is None and buffer["calibration"] is None
+    assert (buffer["solved"] == 0 and buffer["label_minus_h_star"]["mean"] is None
+            and buffer["calibration"] is None)
     assert "nan" not in (out / "diagnostics.json").read_text().lower()
     cached = json.loads((out / diagnostics.H_STAR).read_text())
     assert cached["solved"] == {} and list(cached["unsolved"].values()) == [1] * 5
@@ -127,21 +139,23 @@ def test_nothing_solved_prints_a_dash_and_a_larger_node_limit_tries_again(toy_ru
     assert status == 0 and searches(printed) == 0                    # unsolved within 1 node: known
     status, printed, _ = diagnose(toy_run, out, 200_000, capsys)
     cached = json.loads((out / diagnostics.H_STAR).read_text())
-    assert status == 0 and searches(printed) == 5 and len(cached["solved"]) == 5 and cached["unsolved"] == {}
+    assert (status == 0 and searches(printed) == 5 and len(cached["solved"]) == 5
+            and cached["unsolved"] == {})
 
 
 def test_summary_of_a_run_with_nothing_solved_shows_a_dash():
     korf = diagnostics.decompose(np.array([3.0, 5.0]), np.ones(2), np.array([2.0, 4.0]))
     run = {"calibration_korf": korf, "wunn_coverage_korf": None,
-           "buffer": {"sampled": 5, "solved": 0, "node_limit": 1000, "label_minus_h_star": {"mean": None}}}
+           "buffer": {"sampled": 5, "solved": 0, "node_limit": 1000,
+                      "label_minus_h_star": {"mean": None}}}
     line = diagnostics.summary("run1", run)
     assert "0/5 solved, label − h* — (none solved; node limit 1,000)" in line and "nan" not in line
 
 
-def test_an_earlier_versions_cache_in_the_run_folder_is_read_and_its_unsolved_tried_again(toy_run, tmp_path,
-                                                                                            capsys):
-    """The run folder's diagnostics-h-star.json ({state: h*}, -1 unsolved within a limit it does not record):
-    its h* are used, its -1 is searched again."""
+def test_an_earlier_versions_cache_in_the_run_folder_is_read_and_its_unsolved_tried_again(
+        toy_run, tmp_path, capsys):
+    """The run folder's diagnostics-h-star.json ({state: h*}, -1 unsolved within a limit it does not
+    record): its h* are used, its -1 is searched again."""
     diagnose(toy_run, tmp_path / "first", 200_000, capsys)
     solved = json.loads((tmp_path / "first" / diagnostics.H_STAR).read_text())["solved"]
     run = copy(toy_run, tmp_path)
@@ -167,16 +181,22 @@ ONE_MOVE = "1 0 " + " ".join(map(str, range(2, 16)))
 
 
 @pytest.mark.parametrize("old, text, message", [
-    (False, '{"solved": {', "not JSON (Expecting property name enclosed in double quotes: line 1, column 13)"),
+    (False, '{"solved": {',
+     "not JSON (Expecting property name enclosed in double quotes: line 1, column 13)"),
     (False, "[]", "the record should be an object, got a list"),
     (False, '{"solved": {}}', "the record has no 'unsolved'"),
-    (False, '{"solved": {"1 2 3": 4}, "unsolved": {}}', "solved entry '1 2 3' is not a 15-puzzle state"),
-    (False, f'{{"solved": {{}}, "unsolved": {{"{ONE_MOVE}": 0}}}}', "should be an integer of at least 1, got 0"),
+    (False, '{"solved": {"1 2 3": 4}, "unsolved": {}}',
+     "solved entry '1 2 3' is not a 15-puzzle state"),
+    (False, f'{{"solved": {{}}, "unsolved": {{"{ONE_MOVE}": 0}}}}',
+     "should be an integer of at least 1, got 0"),
     (True, '{"1 2', "not JSON (Unterminated string starting at: line 1, column 2)"),
-    (True, f'{{"{ONE_MOVE}": "1"}}', f"entry '{ONE_MOVE}' should be an integer of at least -1, got '1'"),
+    (True, f'{{"{ONE_MOVE}": "1"}}',
+     f"entry '{ONE_MOVE}' should be an integer of at least -1, got '1'"),
 ])
-def test_a_damaged_h_star_cache_is_named_with_what_is_wrong(toy_run, tmp_path, capsys, old, text, message):
-    """The cache under --out, or an earlier version's in the run folder (`old`): one line, nothing written."""
+def test_a_damaged_h_star_cache_is_named_with_what_is_wrong(toy_run, tmp_path, capsys, old, text,
+                                                            message):
+    """The cache under --out, or an earlier version's in the run folder (`old`): one line, nothing
+    written."""
     run, out = (copy(toy_run, tmp_path), tmp_path / "out") if old else (toy_run, tmp_path / "out")
     path = run / "run1" / "alpha" / diagnostics.OLD_H_STAR if old else out / diagnostics.H_STAR
     path.parent.mkdir(exist_ok=True)
@@ -203,15 +223,19 @@ def test_diagnostics_needs_trained_networks(tmp_path):
 
 
 def test_diagnostics_figures_are_drawn_and_bad_records_refused(tmp_path):
-    """The two figures from a record with one run, and one-line refusals of records that lack what they read."""
+    """The two figures from a record with one run, and one-line refusals of records that lack what
+    they read."""
     rows = [{"distance": d, "mean": 0.5 * i, "q25": 0.4 * i, "median": 0.5 * i, "q75": 0.6 * i,
              "below_epsilon": 1.0 if i < 2 else 0.0} for i, d in enumerate((1, 10, 100), start=1)]
-    decomposed = {"states": 10, "bias": 1.0, "error_sd": 2.0, "mean_sigma_a": 1.0, "sigma_scale": 2.0,
-                  "rows": [{"alpha": a, "observed": a / 2, "without_bias": a - 0.1, "without_bias_sigma_rescaled": a}
+    decomposed = {"states": 10, "bias": 1.0, "error_sd": 2.0, "mean_sigma_a": 1.0,
+                  "sigma_scale": 2.0,
+                  "rows": [{"alpha": a, "observed": a / 2, "without_bias": a - 0.1,
+                            "without_bias_sigma_rescaled": a}
                            for a in (0.5, 0.9)]}
     run = {"sigma_e_by_distance": {"05": rows, "10": rows}, "wunn_coverage_korf": {"covered": 0.2},
            "calibration_korf": decomposed,
-           "buffer": {"sampled": 5, "solved": 5, "label_minus_h_star": {"mean": 3.0, "optimal_labels": 0.2},
+           "buffer": {"sampled": 5, "solved": 5,
+                      "label_minus_h_star": {"mean": 3.0, "optimal_labels": 0.2},
                       "calibration": decomposed}}
     path = tmp_path / "diagnostics.json"
     path.write_text(json.dumps({"experiment": "diagnostics", "runs": {"run1": run}}))

@@ -11,7 +11,8 @@ from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
 from la.runs import cli
 
-NAMES = ["8-puzzle", "15-puzzle", "24-puzzle", "7-pancake", "24-pancake", "6-blocksworld", "15-blocksworld"]
+NAMES = ["8-puzzle", "15-puzzle", "24-puzzle", "7-pancake", "24-pancake", "6-blocksworld",
+         "15-blocksworld"]
 
 
 def sample(domain, rng, n=200, steps=40):
@@ -36,7 +37,7 @@ def test_batched_moves_agree_with_the_plain_python_ones_in_order(name):
     states = sample(domain, rng, n=50)
     _, move, _ = domain.expand(states)
     pop = domain.inverse(move[rng.integers(len(move), size=len(states)) % len(move)])
-    pop[::3] = -1                                                  # some states without a pruned move
+    pop[::3] = -1                                                # some states without a pruned move
     parent, move, children = domain.expand(states, pop)
     for i, state in enumerate(states):
         plain = domain.neighbours(tuple(int(v) for v in state), int(pop[i]))
@@ -51,9 +52,10 @@ def test_parent_pruning_removes_exactly_the_move_back(name):
     states = sample(domain, rng, n=50)
     parent, move, children = domain.expand(states)
     child_index, _, grandchildren = domain.expand(children, domain.inverse(move))
-    assert len(child_index) == len(domain.expand(children)[0]) - len(children)   # one move fewer per child
+    # one move fewer per child
+    assert len(child_index) == len(domain.expand(children)[0]) - len(children)
     grandparents = states[parent][child_index]
-    assert not np.all(grandchildren == grandparents, axis=1).any()                 # none leads straight back
+    assert not np.all(grandchildren == grandparents, axis=1).any()        # none leads straight back
 
 
 @pytest.mark.parametrize("domain, enumerate_states", [
@@ -87,7 +89,7 @@ def test_random_walks_never_undo_their_previous_step_unless_forced(name):
     trace = random_walk(domain, 30, rng, n=100, trace=True)
     for before, now, after in zip(trace, trace[1:], trace[2:]):
         undone = np.all(before == after, axis=1)
-        for i in np.flatnonzero(undone):                            # only where the only move was back
+        for i in np.flatnonzero(undone):                         # only where the only move was back
             assert len(domain.neighbours(tuple(int(v) for v in now[i]))) == 1
     assert not np.all(trace[-1] == domain.goal, axis=1).all()
 
@@ -98,7 +100,7 @@ def test_random_walks_are_reproducible_and_take_per_walk_lengths():
     b = random_walk(domain, [0, 1, 5], np.random.default_rng(7), n=3)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(a[0], domain.goal)
-    assert (a[1] != domain.goal).sum() == 2                           # one move: blank and one tile differ
+    assert (a[1] != domain.goal).sum() == 2                    # one move: blank and one tile differ
 
 
 def test_blocksworld_single_tower_walks_are_forced_back():
@@ -119,12 +121,12 @@ def test_goal_and_text_round_trip(name):
 
 
 def test_branching_factors():
-    assert len(SlidingTile(4).neighbours(tuple(range(16)))) == 2                     # blank in a corner
+    assert len(SlidingTile(4).neighbours(tuple(range(16)))) == 2                 # blank in a corner
     assert len(Pancake(24).neighbours(tuple(range(24)))) == 23
     tower = Blocksworld(15)
-    assert len(tower.neighbours(tuple(range(15)))) == 1                               # only the top block moves
+    assert len(tower.neighbours(tuple(range(15)))) == 1                   # only the top block moves
     # k stacks: k(k-1) moves block to block plus one move to the table per stack of height >= 2
-    state = (0, 1, 0, 3, 4, 0)                                                          # stacks [1 2] [3 4 5] [6]
+    state = (0, 1, 0, 3, 4, 0)                                            # stacks [1 2] [3 4 5] [6]
     assert len(Blocksworld(6).neighbours(state)) == 3 * 2 + 2
 
 
@@ -166,8 +168,8 @@ def test_solvability_matches_reachability_on_the_8_puzzle():
         assert valid(domain, perm) == (int(reachable.key(perm[None])[0]) in keys)
 
 
-@pytest.mark.parametrize("domain, count", [(SlidingTile(2), 12), (SlidingTile(3), 181_440), (Pancake(3), 6),
-                                           (Blocksworld(3), 13)])
+@pytest.mark.parametrize("domain, count", [(SlidingTile(2), 12), (SlidingTile(3), 181_440),
+                                           (Pancake(3), 6), (Blocksworld(3), 13)])
 def test_uniform_states_are_reachable_and_equally_likely(domain, count):
     from la.domains.uniform import uniform_states
     from la.search.bfs import ExactDistances
@@ -175,8 +177,8 @@ def test_uniform_states_are_reachable_and_equally_likely(domain, count):
     assert states.shape == (24_000, domain.size) and states.dtype == np.uint8
     exact = ExactDistances(domain)
     assert len(exact.distance) == count
-    exact(states)                                                 # raises if a state cannot reach the goal
-    if count <= 100:                                              # and each state about 24,000 / count times
+    exact(states)                                          # raises if a state cannot reach the goal
+    if count <= 100:                                     # and each state about 24,000 / count times
         _, seen = np.unique(states, axis=0, return_counts=True)
         expected = 24_000 / count
         assert len(seen) == count and np.abs(seen - expected).max() < 5 * np.sqrt(expected)

@@ -1,7 +1,7 @@
-"""The run machinery when the machine misbehaves: a full disk, a path longer than the system takes, a Ctrl-C at
-the worst moment, damaged unit records; and what a long run says while it works (a line every ~15 s, the time
-left). A full disk is simulated by an `os.fsync` that fails with ENOSPC, as it does on a real one when the data
-cannot be placed, or by /dev/full, where every write fails so.
+"""The run machinery when the machine misbehaves: a full disk, a path longer than the system takes,
+a Ctrl-C at the worst moment, damaged unit records; and what a long run says while it works (a line
+every ~15 s, the time left). A full disk is simulated by an `os.fsync` that fails with ENOSPC, as it
+does on a real one when the data cannot be placed, or by /dev/full, where every write fails so.
 """
 import errno
 import json
@@ -35,16 +35,19 @@ def no_space(fd):
     raise OSError(errno.ENOSPC, FULL)                   # as the kernel says it: no file named
 
 
-# --- a full disk -----------------------------------------------------------------------------------------------
+# --- a full disk ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("write", [lambda p: write_json(p, {"a": 2}), lambda p: write_npz(p, {"a": np.arange(2)})])
-def test_a_failed_write_names_the_file_asked_for_and_keeps_the_old_one(write, tmp_path, monkeypatch):
+@pytest.mark.parametrize("write", [lambda p: write_json(p, {"a": 2}),
+                                   lambda p: write_npz(p, {"a": np.arange(2)})])
+def test_a_failed_write_names_the_file_asked_for_and_keeps_the_old_one(write, tmp_path,
+                                                                       monkeypatch):
     target = tmp_path / "a.file"
     target.write_bytes(b"old")
     monkeypatch.setattr(la.io.os, "fsync", no_space)
     with pytest.raises(WriteError) as failed:
         write(target)
-    assert failed.value.filename == str(target) and failed.value.errno == errno.ENOSPC    # not the .tmp-* name
+    # not the .tmp-* name
+    assert failed.value.filename == str(target) and failed.value.errno == errno.ENOSPC
     assert target.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["a.file"]
 
 
@@ -58,7 +61,7 @@ def test_cli_run_turns_a_file_that_cannot_be_written_into_one_line(capsys):
     assert capsys.readouterr().err == f"error: cannot write 'results/x.json' ({FULL})\n"
     assert run(failing(OSError(errno.EROFS, "Read-only file system", "results/run1"))) == 2
     assert capsys.readouterr().err == "error: 'results/run1': Read-only file system\n"
-    with pytest.raises(OSError):                        # names no file: a bug, whose traceback is kept
+    with pytest.raises(OSError):                     # names no file: a bug, whose traceback is kept
         run(failing(OSError(errno.EBADF, "Bad file descriptor")))
 
 
@@ -67,37 +70,42 @@ def test_a_figure_is_written_whole_or_not_at_all(name, tmp_path, monkeypatch):
     fig = style.plt.figure()
     style.plt.plot([0, 1], [1, 0])
     style.save(fig, tmp_path / name)
-    assert (tmp_path / name).read_bytes()[:4] in (b"\x89PNG", b"%PDF")         # the type its name says
+    assert (tmp_path / name).read_bytes()[:4] in (b"\x89PNG", b"%PDF")      # the type its name says
     fig = style.plt.figure()
     monkeypatch.setattr(la.io.os, "fsync", no_space)
     with pytest.raises(WriteError) as failed:
         style.save(fig, tmp_path / "g.png")
-    assert failed.value.filename == str(tmp_path / "g.png") and [p.name for p in tmp_path.iterdir()] == [name]
+    assert (failed.value.filename == str(tmp_path / "g.png")
+            and [p.name for p in tmp_path.iterdir()] == [name])
 
 
 @pytest.mark.parametrize("where", ["experiment.json", ".lock"])
-def test_a_full_disk_before_the_run_starts_is_one_line_and_leaves_no_folder(where, tmp_path, monkeypatch, capsys):
+def test_a_full_disk_before_the_run_starts_is_one_line_and_leaves_no_folder(where, tmp_path,
+                                                                            monkeypatch, capsys):
     out = tmp_path / "new" / "eff"
-    if where == ".lock":                                # the lock's process id is the first byte written
+    if where == ".lock":                           # the lock's process id is the first byte written
         monkeypatch.setattr(la.runs.lock.os, "pwrite", lambda *args: no_space(None))
     else:
         monkeypatch.setattr(la.io.os, "fsync", no_space)
-    assert run(efficiency.main, ["--quick", "--out", str(out), "--figure", str(tmp_path / "f.png")]) == 2
+    assert run(efficiency.main, ["--quick", "--out", str(out), "--figure",
+                                 str(tmp_path / "f.png")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: cannot write ") and err.endswith(f" ({FULL})\n") and err.count("\n") == 1
+    assert (err.startswith("error: cannot write ") and err.endswith(f" ({FULL})\n")
+            and err.count("\n") == 1)
     assert str(out / where) in err
-    assert list(tmp_path.iterdir()) == []               # neither folder made for the run is left behind
+    assert list(tmp_path.iterdir()) == []           # neither folder made for the run is left behind
 
 
 def full_unit(unit: dict, out: Path, verbose: bool) -> dict:
-    """A toy unit whose process finds the disk full when it saves its data (when unit["do"] is "full")."""
+    """A toy unit whose process finds the disk full when it saves its data (when unit["do"] is
+    "full")."""
     unit_progress(out / unit["name"], unit["name"], verbose)("step 1")
     if unit["do"] == "full":
-        os.fsync = no_space                             # this process's disk is full from now on ...
+        os.fsync = no_space                            # this process's disk is full from now on ...
     try:
         write_json(out / unit["name"] / "data.json", {"value": unit["value"]})
     finally:
-        os.fsync = REAL_FSYNC                           # ... until the unit ends (a worker's or the test's)
+        os.fsync = REAL_FSYNC                   # ... until the unit ends (a worker's or the test's)
     return {"summary": "ok", "value": unit["value"]}
 
 
@@ -112,16 +120,19 @@ def test_a_full_disk_in_a_unit_stops_the_run_with_one_line_naming_the_file(jobs,
     lines = capsys.readouterr().err.strip().splitlines()
     full = tmp_path / units[1]["name"]
     assert stopped.value.code == 2 and len(lines) == 1, lines
-    assert lines[0].startswith("error: cannot write ") and f"{full / 'data.json'}' ({FULL}): " in lines[0]
+    assert (lines[0].startswith("error: cannot write ")
+            and f"{full / 'data.json'}' ({FULL}): " in lines[0])
     assert f"of {len(units)} units done" in lines[0] and "--resume" in lines[0]
     assert not (full / "data.json").exists() and not (full / "unit.json").exists()
-    assert not list(tmp_path.rglob(PARTIAL + "*")) and "Traceback" not in (full / "progress.log").read_text()
+    assert (not list(tmp_path.rglob(PARTIAL + "*"))
+            and "Traceback" not in (full / "progress.log").read_text())
     assert not [pid for pid, cmd in children(os.getpid()) if "spawn_main" in cmd]
 
 
 def test_a_signal_as_the_temporary_file_is_made_leaves_no_temporary_file(tmp_path, monkeypatch):
-    """SIGTERM in a worker raises SystemExit at the first bytecode after the system call it interrupted: here,
-    the moment `os.open` has made the temporary file, before `os.open` has returned its descriptor."""
+    """SIGTERM in a worker raises SystemExit at the first bytecode after the system call it
+    interrupted: here, the moment `os.open` has made the temporary file, before `os.open` has
+    returned its descriptor."""
     real_open = os.open
 
     def open_then_terminated(*args, **kwargs):
@@ -135,8 +146,8 @@ def test_a_signal_as_the_temporary_file_is_made_leaves_no_temporary_file(tmp_pat
 
 
 def stuck_unit(unit: dict, out: Path, verbose: bool) -> dict:
-    """A toy unit: "stuck" begins a write (its temporary file), then ignores SIGTERM as a long NumPy call would;
-    "fail" fails once the stuck one's write has begun."""
+    """A toy unit: "stuck" begins a write (its temporary file), then ignores SIGTERM as a long NumPy
+    call would; "fail" fails once the stuck one's write has begun."""
     folder = out / unit["name"]
     folder.mkdir(parents=True, exist_ok=True)
     if unit["do"] == "stuck":
@@ -148,7 +159,8 @@ def stuck_unit(unit: dict, out: Path, verbose: bool) -> dict:
     raise RuntimeError("the toy unit fails")
 
 
-def test_a_worker_killed_after_its_grace_time_leaves_no_temporary_file(tmp_path, monkeypatch, capsys):
+def test_a_worker_killed_after_its_grace_time_leaves_no_temporary_file(tmp_path, monkeypatch,
+                                                                       capsys):
     monkeypatch.setattr(processes, "GRACE", 0.5)       # the main process's wait before SIGKILL
     began = time.monotonic()
     with pytest.raises(Stopped) as stopped:
@@ -162,18 +174,20 @@ def test_a_worker_killed_after_its_grace_time_leaves_no_temporary_file(tmp_path,
 def test_a_progress_log_on_a_full_disk_names_itself(tmp_path):
     folder = tmp_path / "unit"
     folder.mkdir()
-    (folder / "progress.log").symlink_to("/dev/full")              # Linux's device where every write: ENOSPC
+    (folder / "progress.log").symlink_to("/dev/full")     # Linux's device where every write: ENOSPC
     with pytest.raises(WriteError) as failed:
         unit_progress(folder, "unit", False)("a line")
-    assert failed.value.filename == str(folder / "progress.log") and failed.value.errno == errno.ENOSPC
+    assert (failed.value.filename == str(folder / "progress.log")
+            and failed.value.errno == errno.ENOSPC)
 
 
-# --- Ctrl-C while the workers start --------------------------------------------------------------------------
+# --- Ctrl-C while the workers start ---------------------------------------------------------------
 
 class InterruptedStart:
-    """The spawn context, but Ctrl-C (SIGINT to this process) arrives once the first worker has started and the
-    second is being made: inside the window where the workers start, the worst moment. (`Workers` makes the
-    lifeline's pipe, then for each worker its pipe, then the worker.)"""
+    """The spawn context, but Ctrl-C (SIGINT to this process) arrives once the first worker has
+    started and the second is being made: inside the window where the workers start, the worst
+    moment. (`Workers` makes the lifeline's pipe, then for each worker its pipe, then the
+    worker.)"""
 
     def __init__(self):
         self.spawn, self.pipes = get_context("spawn"), 0
@@ -188,7 +202,8 @@ class InterruptedStart:
 
 def test_ctrl_c_while_the_workers_start_stops_the_run(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(processes, "get_context", lambda method: InterruptedStart())
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)   # as from a terminal, even in background
+    # as from a terminal, even in background
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with pytest.raises(Stopped) as stopped:
             run_units(toy_unit, toy_units("ok", "ok", "ok"), tmp_path, 2, progress=None)
@@ -196,12 +211,14 @@ def test_ctrl_c_while_the_workers_start_stops_the_run(tmp_path, monkeypatch, cap
         signal.signal(signal.SIGINT, previous)
     assert stopped.value.code == 130
     assert "interrupted: 0 of 3 units done" in capsys.readouterr().err
-    assert not [pid for pid, cmd in children(os.getpid()) if "spawn_main" in cmd]      # no worker survives
+    # no worker survives
+    assert not [pid for pid, cmd in children(os.getpid()) if "spawn_main" in cmd]
     assert not list(tmp_path.rglob("unit.json"))
 
 
 class Watched:
-    """The spawn context, noting whether SIGINT is blocked each time `Workers` makes a worker's pipe."""
+    """The spawn context, noting whether SIGINT is blocked each time `Workers` makes a worker's
+    pipe."""
 
     def __init__(self):
         self.spawn, self.blocked = get_context("spawn"), []
@@ -213,8 +230,9 @@ class Watched:
 
 
 def test_ctrl_c_is_held_back_all_the_while_the_workers_start(monkeypatch):
-    """Even in a run's first start, when multiprocessing starts its resource tracker, which unblocks SIGINT."""
-    fresh = resource_tracker.ResourceTracker()                    # none running yet, as in a new process
+    """Even in a run's first start, when multiprocessing starts its resource tracker, which unblocks
+    SIGINT."""
+    fresh = resource_tracker.ResourceTracker()               # none running yet, as in a new process
     monkeypatch.setattr(resource_tracker, "ensure_running", fresh.ensure_running)
     monkeypatch.setattr(resource_tracker, "getfd", fresh.getfd)
     watched = Watched()
@@ -224,21 +242,25 @@ def test_ctrl_c_is_held_back_all_the_while_the_workers_start(monkeypatch):
             pass
     finally:
         fresh._stop()
-    assert watched.blocked == [False, True, True, True]         # the lifeline's pipe, then the three workers'
+    # the lifeline's pipe, then the three workers'
+    assert watched.blocked == [False, True, True, True]
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
 
-# --- damaged unit records --------------------------------------------------------------------------------------
+# --- damaged unit records -------------------------------------------------------------------------
 
 def test_stopping_counts_the_units_of_the_earlier_steps_too(tmp_path, capsys):
     (tmp_path / "broken").touch()
-    run_units(toy_unit, toy_units("ok", "ok"), tmp_path, 1, progress=None)            # an earlier step: 2 units
+    # an earlier step: 2 units
+    run_units(toy_unit, toy_units("ok", "ok"), tmp_path, 1, progress=None)
     with pytest.raises(Stopped):
-        run_units(toy_unit, [{"name": "test-fail", "do": "fail", "value": 0}], tmp_path, 1, progress=None)
-    assert "stopped: 0 of 1 units done (2 in all, with the earlier steps')" in capsys.readouterr().err
+        run_units(toy_unit, [{"name": "test-fail", "do": "fail", "value": 0}], tmp_path, 1,
+                  progress=None)
+    assert ("stopped: 0 of 1 units done (2 in all, with the earlier steps')"
+            in capsys.readouterr().err)
 
 
-# --- what a long run says ------------------------------------------------------------------------------------
+# --- what a long run says -------------------------------------------------------------------------
 
 class Clock:
     """A stand-in for time.perf_counter that the test moves."""
@@ -252,8 +274,9 @@ class Clock:
 
 @pytest.mark.parametrize("jobs, left", [(1, 50.0), (2, 20.0), (3, 10.0)])
 def test_the_time_left_counts_the_units_still_running(jobs, left, monkeypatch):
-    """Six units of 10 s each, started together on `jobs` workers; one has just ended, the others have run as
-    long: (6 - jobs) wait. The time so far per unit done would say 50 s for any number of workers."""
+    """Six units of 10 s each, started together on `jobs` workers; one has just ended, the others
+    have run as long: (6 - jobs) wait. The time so far per unit done would say 50 s for any number
+    of workers."""
     clock = Clock()
     monkeypatch.setattr(runner.time, "perf_counter", clock)
     schedule = runner._Schedule(jobs, 6)
@@ -264,8 +287,9 @@ def test_the_time_left_counts_the_units_still_running(jobs, left, monkeypatch):
 
 
 def test_the_time_left_counts_what_a_running_unit_has_done(monkeypatch):
-    """Two workers, six units of 10 s: u0 ran from 0 to 10 s, u1 began at 6 s. u1 needs 6 s more; the four
-    waiting go two by two on the worker free at 10 s and the one free at 16 s: the last ends at 26 + 10 = 36 s."""
+    """Two workers, six units of 10 s: u0 ran from 0 to 10 s, u1 began at 6 s. u1 needs 6 s more;
+    the four waiting go two by two on the worker free at 10 s and the one free at 16 s: the last
+    ends at 26 + 10 = 36 s."""
     clock = Clock()
     monkeypatch.setattr(runner.time, "perf_counter", clock)
     schedule = runner._Schedule(2, 6)
@@ -297,12 +321,13 @@ def test_a_test_set_says_how_far_it_is_while_one_search_runs(tmp_path):
     puzzle = SlidingTile(4)
     manhattan = Manhattan(puzzle)
 
-    def slow(states):                                 # 20 ms a batch: a search of a few batches takes a while
+    def slow(states):                       # 20 ms a batch: a search of a few batches takes a while
         time.sleep(0.02)
         return manhattan(states)
 
     starts, lines = efficiency.test_set(0, 1, 0, 6), []
     said = efficiency.solve_in_order(slow, starts, 10**6, 10**6, progress=lines.append, every=0.01)
-    assert said == efficiency.solve_in_order(manhattan, starts, 10**6, 10**6)          # the same answer
-    assert len(lines) >= 3 and all(" of 6 (" in line and "M of the set's 1.0 M nodes" in line for line in lines)
+    assert said == efficiency.solve_in_order(manhattan, starts, 10**6, 10**6)      # the same answer
+    assert len(lines) >= 3 and all(" of 6 (" in line and "M of the set's 1.0 M nodes" in line
+                                   for line in lines)
     assert json.dumps(said)                           # what unit.json holds

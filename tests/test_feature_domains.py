@@ -1,8 +1,8 @@
-"""The method on the feature domains (paper §5) through the encoding contract, at toy sizes with small PDBs built
-into a temporary folder (an 8-puzzle, an 8-pancake, a 6-blocksworld): h = max(round(y^α), h_ad) at test and at
-training time, the incremental heuristic inside IDA* equal to scoring built children, GenerateTaskPrac on the
-features, LearnHeuristicPrac end to end, a resumed run equal to an uninterrupted one, checkpoints that refuse
-another encoding."""
+"""The method on the feature domains (paper §5) through the encoding contract, at toy sizes with
+small PDBs built into a temporary folder (an 8-puzzle, an 8-pancake, a 6-blocksworld):
+h = max(round(y^α), h_ad) at test and at training time, the incremental heuristic inside IDA* equal
+to scoring built children, GenerateTaskPrac on the features, LearnHeuristicPrac end to end, a
+resumed run equal to an uninterrupted one, checkpoints that refuse another encoding."""
 from dataclasses import replace
 
 import numpy as np
@@ -31,12 +31,14 @@ from la.search import check_plan, ida_star
 from la.search.bfs import ExactDistances
 from la.tasks import generate_task_prac
 
-# Small partitions: disjoint within one partition (additive), B cutting across A; blocksworld's overlap (max).
+# Small partitions: disjoint within one partition (additive), B cutting across A; blocksworld's
+# overlap (max).
 PATTERNS = {"8-puzzle": (SlidingTile(3), TileFeatures, {"A": [[1, 2, 3, 4], [5, 6, 7, 8]],
                                                         "B": [[1, 4, 7], [2, 5, 8], [3, 6]]}),
             "8-pancake": (Pancake(8), PancakeFeatures, {"A": [[0, 1, 2, 3], [4, 5, 6, 7]],
                                                         "B": [[0, 1, 6, 7], [2, 3, 4, 5]]}),
-            "6-blocksworld": (Blocksworld(6), BlockFeatures, {"max": [[1, 2, 3, 4], [3, 4, 5, 6], [1, 2, 5, 6]]})}
+            "6-blocksworld": (Blocksworld(6), BlockFeatures, {"max": [[1, 2, 3, 4], [3, 4, 5, 6],
+                                                                      [1, 2, 5, 6]]})}
 NAMES = list(PATTERNS)
 # A run of seconds: the paper's feature-domain networks (8 hidden units, no dropout), short phases.
 TOY = LearnConfig(num_iter=4, node_limit=50_000, max_steps=40, train_iter=60, wunn_blocks=3,
@@ -50,7 +52,8 @@ def quiet(fraction, text):
 def make_encoding(name, folder, partitions=None):
     domain, kind, groups = PATTERNS[name]
     groups = groups if partitions is None else partitions
-    return kind(domain, {g: [load(abstraction(domain.name, p), folder, quiet) for p in ps] for g, ps in groups.items()})
+    return kind(domain, {g: [load(abstraction(domain.name, p), folder, quiet) for p in ps]
+                         for g, ps in groups.items()})
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +67,10 @@ def encodings(folder):
 
 
 def heuristic(encoding, alpha=None, y_q=None, seed=0, goal_zero=False):
-    """y^α (or μ, alpha None) of an untrained FFNN on the encoding's inputs, its mean shifted so that on random
-    states the median y^α is the median h_ad: then y^α lies below h_ad on some states and above it on others.
-    With `goal_zero`, shifted instead so that h(goal) = 0, without which IDA* cannot stop at the goal."""
+    """y^α (or μ, alpha None) of an untrained FFNN on the encoding's inputs, its mean shifted so
+    that on random states the median y^α is the median h_ad: then y^α lies below h_ad on some states
+    and above it on others. With `goal_zero`, shifted instead so that h(goal) = 0, without which
+    IDA* cannot stop at the goal."""
     net = FFNN(encoding.size, 8, 1 if alpha is None else 2, np.random.default_rng(seed))
     states = states_of(encoding.domain, 500, seed=seed + 100)
     h = LikelyAdmissible(net, encoding, alpha, y_q)
@@ -83,7 +87,7 @@ def states_of(domain, n, seed=0, longest=30):
     return random_walk(domain, rng.integers(0, longest, n), rng, n=n)
 
 
-# --- the heuristic -------------------------------------------------------------------------------------------
+# --- the heuristic --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("alpha, y_q", [(0.9, None), (0.75, 30.0), (0.99, -np.inf), (None, None)])
@@ -91,11 +95,13 @@ def test_h_is_round_y_alpha_floored_at_h_ad(encodings, name, alpha, y_q):
     encoding = encodings[name]
     h = heuristic(encoding, alpha, y_q)
     states = states_of(encoding.domain, 3000)
-    rounded, h_ad = np.rint(h.values(h.hidden(states))).astype(np.int64), encoding.admissible(states)
+    rounded, h_ad = (np.rint(h.values(h.hidden(states))).astype(np.int64),
+                     encoding.admissible(states))
     values = h(states)
     np.testing.assert_array_equal(values, np.maximum(rounded, h_ad))
     np.testing.assert_array_equal(h.floor(states), h_ad)
-    assert (rounded < h_ad).any() and (rounded > h_ad).any()        # the floor binds on some states, not all
+    # the floor binds on some states, not all
+    assert (rounded < h_ad).any() and (rounded > h_ad).any()
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -106,12 +112,12 @@ def test_incremental_equals_from_scratch(encodings, name, alpha, y_q):
     states = states_of(encoding.domain, 1000, seed=1)
     values, carry = h.start(states)
     np.testing.assert_array_equal(values, h(states))
-    for _ in range(2):                                               # two generations: the carry goes on
+    for _ in range(2):                                          # two generations: the carry goes on
         parent, move, children = encoding.domain.expand(states)
         values, carry = h.step(states, values, carry, parent, move)
         np.testing.assert_array_equal(values, h(children))
-        fresh = encoding.start(children)[2]              # the PDB encodings' steps read only their own carry,
-        assert (carry is None) == (fresh is None)        # so the heuristic keeps that and nothing else
+        fresh = encoding.start(children)[2]    # the PDB encodings' steps read only their own carry,
+        assert (carry is None) == (fresh is None)     # so the heuristic keeps that and nothing else
         if carry is not None:
             np.testing.assert_array_equal(carry, fresh)
         states = children[::7]
@@ -119,8 +125,8 @@ def test_incremental_equals_from_scratch(encodings, name, alpha, y_q):
 
 
 class ReadsInputs:
-    """The 8-puzzle's one-hot as an encoding LikelyAdmissible has no special path for: its `step` reads the
-    parents' x, which the heuristic must then keep with every node."""
+    """The 8-puzzle's one-hot as an encoding LikelyAdmissible has no special path for: its `step`
+    reads the parents' x, which the heuristic must then keep with every node."""
 
     step_reads = ("x",)
 
@@ -167,8 +173,8 @@ def test_ida_star_with_the_incremental_heuristic_equals_scoring_built_children(e
     for start in states_of(domain, 4, seed=2, longest=20):
         incremental = ida_star(domain, h, start, node_limit=100_000)
         plain = ida_star(domain, FromStates(h, domain), start, node_limit=100_000)
-        assert (incremental.status, incremental.cost, incremental.generated, incremental.expanded) == \
-               (plain.status, plain.cost, plain.generated, plain.expanded)
+        assert ((incremental.status, incremental.cost, incremental.generated, incremental.expanded)
+                == (plain.status, plain.cost, plain.generated, plain.expanded))
         if incremental.solved:
             check_plan(domain, start, incremental.plan)
             solved += 1
@@ -180,7 +186,7 @@ def test_a_network_of_another_input_size_is_refused(encodings):
         LikelyAdmissible(FFNN(128, 8, 2, np.random.default_rng(0)), encodings["8-pancake"], 0.9)
 
 
-# --- GenerateTaskPrac ----------------------------------------------------------------------------------------
+# --- GenerateTaskPrac -----------------------------------------------------------------------------
 
 class FeatureSum:
     """A stand-in WUNN: σ_e = the sum of the inputs, which grows away from the goal."""
@@ -192,16 +198,17 @@ class FeatureSum:
 @pytest.mark.parametrize("name", NAMES)
 def test_generate_task_prac_reads_the_states_through_the_encoding(encodings, name):
     encoding = encodings[name]
-    task = generate_task_prac(encoding.domain, FeatureSum(), np.random.default_rng(0), epsilon=4.0, max_steps=100,
-                              trace=True, encoding=encoding)
+    task = generate_task_prac(encoding.domain, FeatureSum(), np.random.default_rng(0), epsilon=4.0,
+                              max_steps=100, trace=True, encoding=encoding)
     for step in task.trace:
-        np.testing.assert_allclose(step["sigma_e"], encoding(step["candidates"]).astype(np.float64).sum(axis=1))
+        np.testing.assert_allclose(step["sigma_e"],
+                                   encoding(step["candidates"]).astype(np.float64).sum(axis=1))
     assert task.trace[-1]["sigma_e"][task.trace[-1]["chosen"]] >= 4.0 or task.steps == 100
     with pytest.raises(ValueError, match="encodes"):
         generate_task_prac(Pancake(9), FeatureSum(), np.random.default_rng(0), encoding=encoding)
 
 
-# --- LearnHeuristicPrac ----------------------------------------------------------------------------------------
+# --- LearnHeuristicPrac ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def pancake_run(encodings):
@@ -211,16 +218,19 @@ def pancake_run(encodings):
 def test_a_feature_domain_learner_runs_end_to_end(pancake_run, encodings):
     learner, encoding = pancake_run, encodings["8-pancake"]
     assert learner.encoding is encoding
-    assert (learner.ffnn.n_in, learner.ffnn.n_hidden, learner.wunn.n_in) == (encoding.size, 8, encoding.size)
+    assert ((learner.ffnn.n_in, learner.ffnn.n_hidden, learner.wunn.n_in)
+            == (encoding.size, 8, encoding.size))
     assert learner.iteration == TOY.num_iter and 0 < learner.solved_fraction() <= 1
     states, labels = learner.buffer.states(), learner.buffer.labels()
-    assert len(labels) > 10 and (labels >= ExactDistances(Pancake(8))(states)).all()   # costs along plans
+    # costs along plans
+    assert len(labels) > 10 and (labels >= ExactDistances(Pancake(8))(states)).all()
     for h in (learner.test_heuristic(0.9), learner.test_heuristic(), learner.planning_heuristic()):
         assert h.encoding is encoding and (h(states) >= encoding.admissible(states)).all()
 
 
 def test_the_floor_is_applied_while_training(encodings, monkeypatch):
-    """Every heuristic LearnHeuristicPrac plans with is max(round(y^α), h_ad), quantile rule included."""
+    """Every heuristic LearnHeuristicPrac plans with is max(round(y^α), h_ad), quantile rule
+    included."""
     encoding, seen = encodings["8-pancake"], []
     states = states_of(Pancake(8), 500, seed=4)
 
@@ -233,7 +243,7 @@ def test_the_floor_is_applied_while_training(encodings, monkeypatch):
     monkeypatch.setattr(la.learn, "ida_star", spy)
     learn_heuristic_prac(Pancake(8), replace(TOY, num_iter=3), np.random.default_rng(1), encoding)
     assert len(seen) == 30 and all(alpha == 0.99 for alpha, _ in seen)
-    assert seen[0][1] == -np.inf and np.isfinite(seen[-1][1])      # before and after the first Update
+    assert seen[0][1] == -np.inf and np.isfinite(seen[-1][1])    # before and after the first Update
 
 
 class Interrupt(Exception):
@@ -256,8 +266,10 @@ def test_a_resumed_feature_domain_run_equals_an_uninterrupted_one(encodings, tmp
             raise Interrupt
 
     with pytest.raises(Interrupt):
-        train(domain, TOY, np.random.default_rng(7), encoding, checkpoint=path, progress=stop_after_two)
-    resumed = train(domain, TOY, np.random.default_rng(99), encoding, checkpoint=path, progress=None)
+        train(domain, TOY, np.random.default_rng(7), encoding, checkpoint=path,
+              progress=stop_after_two)
+    resumed = train(domain, TOY, np.random.default_rng(99), encoding, checkpoint=path,
+                    progress=None)
     assert strip_times(resumed.log) == strip_times(whole.log)
     for net in ("ffnn", "wunn"):
         for name, value in getattr(whole, net).params.items():

@@ -1,5 +1,6 @@
-"""Network encodings (paper §5): the one-hot and the PDB features against plain-Python oracles written from the
-definitions, incremental = from scratch along walks, h_ad = max(HArr) and admissible on whole small domains.
+"""Network encodings (paper §5): the one-hot and the PDB features against plain-Python oracles
+written from the definitions, incremental = from scratch along walks, h_ad = max(HArr) and
+admissible on whole small domains.
 
 PDB parts use small domains whose PDBs build in well under a second (an 8-puzzle, an 8-pancake, a
 6-blocksworld); the paper-sized encodings are in the slow tier.
@@ -32,7 +33,8 @@ def quiet(fraction, text):
 
 def load_all(groups: dict, make, folder) -> dict:
     """{name: [PDB, ...]} from {name: [pattern, ...]}, built into `folder`."""
-    return {name: [load(make(p), folder, quiet) for p in patterns] for name, patterns in groups.items()}
+    return {name: [load(make(p), folder, quiet) for p in patterns]
+            for name, patterns in groups.items()}
 
 
 # Small partitions: A and B disjoint within themselves, B cutting across A.
@@ -64,7 +66,7 @@ def blocks(folder):
     return BlockFeatures(domain, load_all(BLOCKS6, lambda p: BlockPattern(6, p), folder))
 
 
-# --- oracles: one state at a time, plain Python over the definitions -------------------------------------------
+# --- oracles: one state at a time, plain Python over the definitions ------------------------------
 
 def pdb_values(pdbs: dict, state) -> list[list[int]]:
     """Each partition's PDB values of one state, by the PDB's own lookup."""
@@ -76,7 +78,8 @@ def scaled(values, scales) -> list:
 
 
 def tile_oracle(pdbs, width, state):
-    """(x, HArr) of the sliding-tile features: PDBs, partition sums, Manhattan, Hamming, then the blank."""
+    """(x, HArr) of the sliding-tile features: PDBs, partition sums, Manhattan, Hamming, then the
+    blank."""
     N = width * width
     groups = pdb_values(pdbs, state)
     maxima = [[int(pdb.table.max()) for pdb in group] for group in pdbs.values()]
@@ -94,7 +97,8 @@ def tile_oracle(pdbs, width, state):
 
 
 def pancake_oracle(pdbs, state):
-    """(x, HArr) of the pancake features: PDBs, partition sums, middle in place, largest misplaced / N."""
+    """(x, HArr) of the pancake features: PDBs, partition sums, middle in place, largest misplaced /
+    N."""
     N = len(state)
     groups = pdb_values(pdbs, state)
     maxima = [[int(pdb.table.max()) for pdb in group] for group in pdbs.values()]
@@ -142,25 +146,26 @@ def check_against(encoding, oracle, states):
         assert encoding.h_arr(states[row:row + 1])[0].tolist() == h
 
 
-# --- hand-checked states ----------------------------------------------------------------------------------------
+# --- hand-checked states --------------------------------------------------------------------------
 
 def test_tile_features_by_hand(tiles):
     # Two moves from the goal (blank right, then down):   1 4 2
     #                                                       3 . 5
     #                                                       6 7 8
-    # Tiles 1 and 4 are each one step from home: Manhattan 2, Hamming 2. Both lie in A's {1,2,3,4} and in B's
-    # {1,4,7}, whose PDBs need both to move (2); the other patterns sit at home (0). Sums: A 2, B 2.
+    # Tiles 1 and 4 are each one step from home: Manhattan 2, Hamming 2. Both lie in A's {1,2,3,4}
+    # and in B's {1,4,7}, whose PDBs need both to move (2); the other patterns sit at home (0).
+    # Sums: A 2, B 2.
     state = np.array([[1, 4, 2, 3, 0, 5, 6, 7, 8]], dtype=np.uint8)
     assert tiles.h_arr(state)[0].tolist() == [2, 0, 2, 0, 0, 2, 2, 2, 2]
     assert tiles.admissible(state).tolist() == [2]
-    assert tiles(state)[0, -1] == np.float32(4) / np.float32(9)             # the blank on cell 4 of 9
+    assert tiles(state)[0, -1] == np.float32(4) / np.float32(9)           # the blank on cell 4 of 9
     assert tiles.size == 5 + 2 + 3
 
 
 def test_pancake_features_by_hand(pancakes):
-    # Flip 1 of the goal: 1 0 2 3 4 5 6 7. Pancakes 0 and 1 are misplaced, so the largest misplaced is 1;
-    # the middle pancake (4 at height 4) is in place. One flip fixes it, moving pancakes 0 and 1 only, which
-    # lie in A's {0,1,2,3} and B's {0,1,6,7}: those PDBs say 1, the others 0.
+    # Flip 1 of the goal: 1 0 2 3 4 5 6 7. Pancakes 0 and 1 are misplaced, so the largest misplaced
+    # is 1; the middle pancake (4 at height 4) is in place. One flip fixes it, moving pancakes 0 and
+    # 1 only, which lie in A's {0,1,2,3} and B's {0,1,6,7}: those PDBs say 1, the others 0.
     state = np.array([[1, 0, 2, 3, 4, 5, 6, 7]], dtype=np.uint8)
     assert pancakes.h_arr(state)[0].tolist() == [1, 0, 1, 0, 1, 1]
     assert pancakes(state)[0, -2:].tolist() == [1.0, np.float32(1) / np.float32(8)]
@@ -168,8 +173,8 @@ def test_pancake_features_by_hand(pancakes):
 
 
 def test_blocksworld_features_by_hand(blocks):
-    # Block 6 taken off the tower onto the table: two stacks, one block on a wrong support. Every PDB sees
-    # the changed shape (an anonymous block moved, and each move costs 1), so each says 1.
+    # Block 6 taken off the tower onto the table: two stacks, one block on a wrong support. Every
+    # PDB sees the changed shape (an anonymous block moved, and each move costs 1), so each says 1.
     state = np.array([[0, 1, 2, 3, 4, 0]], dtype=np.uint8)
     assert blocks.h_arr(state)[0].tolist() == [1, 1, 1, 1]
     assert blocks(state)[0, -1] == np.float32(2) / np.float32(6)
@@ -184,14 +189,15 @@ def test_the_24_puzzle_manhattan_scale_is_the_authors_168(folder):
     assert features.scale[-2:].tolist() == [168, 25]
 
 
-# --- drawn states against the oracles ----------------------------------------------------------------------------
+# --- drawn states against the oracles -------------------------------------------------------------
 
 def test_tile_features_match_the_definition(tiles):
     check_against(tiles, lambda s: tile_oracle(load_groups(tiles), 3, s), drawn(tiles.domain, 1))
 
 
 def test_pancake_features_match_the_definition(pancakes):
-    check_against(pancakes, lambda s: pancake_oracle(load_groups(pancakes), s), drawn(pancakes.domain, 2))
+    check_against(pancakes, lambda s: pancake_oracle(load_groups(pancakes), s),
+                  drawn(pancakes.domain, 2))
 
 
 def test_blocksworld_features_match_the_definition(blocks):
@@ -211,24 +217,26 @@ def test_one_hot_through_the_contract_is_two_dim():
     states = drawn(domain, 4, n=20)
     x = encoding(states)
     assert x.dtype == np.float32 and x.shape == (20, 128)
-    assert np.array_equal(x, one_hot_inputs(states, 4)) and np.array_equal(x, encode(domain, states))
+    assert (np.array_equal(x, one_hot_inputs(states, 4))
+            and np.array_equal(x, encode(domain, states)))
     assert [row.tolist() for row in x] == [two_dim_oracle(4, s.tolist()) for s in states]
     assert encoding.admissible(states) is None
     assert x.sum(axis=1).tolist() == [32.0] * 20
 
 
-# --- incremental = from scratch ----------------------------------------------------------------------------------
+# --- incremental = from scratch -------------------------------------------------------------------
 
 def walk_incrementally(encoding, seed, n=16, steps=30):
-    """Expand every move of a batch, as IDA* does, compare the incremental result with a fresh start on the
-    children, then follow one child of each parent (without undoing its last move) and repeat."""
+    """Expand every move of a batch, as IDA* does, compare the incremental result with a fresh start
+    on the children, then follow one child of each parent (without undoing its last move) and
+    repeat."""
     domain, rng = encoding.domain, np.random.default_rng(seed)
     states = drawn(domain, seed + 100, n=n, steps=5)
     x, h_ad, carry = encoding.start(states)
     pop = np.full(n, -1)                                                  # -1: nothing to prune
     for _ in range(steps):
         parent, move = domain.successors(states, pop)
-        if np.bincount(parent, minlength=n).min() == 0:                   # a single tower: only the move back
+        if np.bincount(parent, minlength=n).min() == 0:         # a single tower: only the move back
             pop = np.where(np.bincount(parent, minlength=n) == 0, -1, pop)
             parent, move = domain.successors(states, pop)
         x, h_ad, carry = encoding.step(states, x, h_ad, carry, parent, move)
@@ -265,30 +273,35 @@ def test_blocksworld_features_step_equals_from_scratch(blocks):
 
 
 def test_tile_features_step_with_partitions_that_leave_tiles_out(folder):
-    """A partition need not hold every tile (the benchmarks' cut patterns do not): a move of a tile outside it
-    leaves that partition's PDBs as they were."""
+    """A partition need not hold every tile (the benchmarks' cut patterns do not): a move of a tile
+    outside it leaves that partition's PDBs as they were."""
     partial = TileFeatures(SlidingTile(3), load_all({"A": [[1, 2], [5, 6]], "B": [[3, 4, 7]]},
                                                     lambda p: TilePattern(3, p), folder))
-    check_against(partial, lambda s: tile_oracle(load_groups(partial), 3, s), drawn(partial.domain, 4))
+    check_against(partial, lambda s: tile_oracle(load_groups(partial), 3, s),
+                  drawn(partial.domain, 4))
     walk_incrementally(partial, 11)
 
 
 def test_rank_many_is_la_pdb_rank_for_patterns_of_any_size():
-    """Patterns of 1, 3 and 4 items ranked in one call, padded to 4 with weight 0 and arbitrary places."""
+    """Patterns of 1, 3 and 4 items ranked in one call, padded to 4 with weight 0 and arbitrary
+    places."""
     rng, n, rows = np.random.default_rng(0), 9, 50
-    cells = [np.stack([rng.permutation(n)[:k] for _ in range(rows)]).astype(np.uint8) for k in (1, 3, 4)]
+    cells = [np.stack([rng.permutation(n)[:k] for _ in range(rows)]).astype(np.uint8)
+             for k in (1, 3, 4)]
     padded = rng.integers(0, n, (4, len(cells), rows)).astype(np.uint8)
     weights = np.zeros((4, len(cells), 1), dtype=np.int32)
     for p, c in enumerate(cells):
         padded[:c.shape[1], p] = c.T
         weights[:c.shape[1], p, 0] = ranking.weights(n, c.shape[1])
-    np.testing.assert_array_equal(rank_many(padded, weights), np.stack([ranking.rank(c, n) for c in cells]))
+    np.testing.assert_array_equal(rank_many(padded, weights),
+                                  np.stack([ranking.rank(c, n) for c in cells]))
 
 
-# --- h_ad: the max of HArr, admissible everywhere --------------------------------------------------------------------
+# --- h_ad: the max of HArr, admissible everywhere -------------------------------------------------
 
 def every_state(exact: ExactDistances) -> np.ndarray:
-    """All states the BFS reached, decoded from their keys (values as digits in base `exact.base`)."""
+    """All states the BFS reached, decoded from their keys (values as digits in base
+    `exact.base`)."""
     digits, rest = [], exact.keys.copy()
     for _ in range(exact.domain.size):
         rest, digit = np.divmod(rest, exact.base)
@@ -308,7 +321,7 @@ def test_h_ad_is_the_max_of_harr_and_admissible_on_every_state(name, request):
     assert h_ad.max() > 0 and (h_ad[exact.distance == 0] == 0).all()
 
 
-# --- the contract's edges ----------------------------------------------------------------------------------------
+# --- the contract's edges -------------------------------------------------------------------------
 
 def test_for_domain_refuses_domains_without_an_encoding():
     with pytest.raises(ValueError, match="no network encoding for the 8-pancake"):
@@ -333,9 +346,10 @@ def test_states_of_another_size_are_refused(tiles):
         tiles(np.zeros((2, 16), dtype=np.uint8))
 
 
-# --- the paper's encodings (slow: the full PDBs, built into the cache on first use) ---------------------------
+# --- the paper's encodings (slow: the full PDBs, built into the cache on first use) ---------------
 
-PAPER = {"24-puzzle": (SlidingTile(5), TileFeatures, 15), "24-pancake": (Pancake(24), PancakeFeatures, 14),
+PAPER = {"24-puzzle": (SlidingTile(5), TileFeatures, 15),
+         "24-pancake": (Pancake(24), PancakeFeatures, 14),
          "15-blocksworld": (Blocksworld(15), BlockFeatures, 14)}
 
 

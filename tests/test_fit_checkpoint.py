@@ -1,5 +1,6 @@
-"""A network's fit in the confidence experiment, stopped and continued from its checkpoint, ends bit for bit as
-one that never stopped (`la.heller.fit_checkpoint`, `la.experiments.confidence_networks`)."""
+"""A network's fit in the confidence experiment, stopped and continued from its checkpoint, ends bit
+for bit as one that never stopped (`la.heller.fit_checkpoint`,
+`la.experiments.confidence_networks`)."""
 import json
 from dataclasses import replace
 
@@ -13,11 +14,12 @@ from la.io import write_npz
 from la.runs.checkpoint import META, read_state
 
 CFG = QUICK["24-pancake"]
-CFG = replace(CFG, classifier=replace(CFG.classifier, hidden=(8, 8, 8), batch_size=20, max_epochs=25, patience=30),
+CFG = replace(CFG, classifier=replace(CFG.classifier, hidden=(8, 8, 8), batch_size=20,
+                                      max_epochs=25, patience=30),
               supervised=replace(CFG.supervised, batch_size=20, max_epochs=25, patience=30),
-              ffnn=replace(CFG.ffnn, n_hidden=8, dropout=0.1), wunn=replace(CFG.wunn, n_hidden=8))   # dropout:
-#                                                                    its masks too must continue where they stopped
-STOP_AT = 15                              # the last save before it is at epoch 10 (fit_checkpoint.EVERY)
+              # dropout: its masks too must continue where they stopped
+              ffnn=replace(CFG.ffnn, n_hidden=8, dropout=0.1), wunn=replace(CFG.wunn, n_hidden=8))
+STOP_AT = 15                         # the last save before it is at epoch 10 (fit_checkpoint.EVERY)
 
 
 def data():
@@ -29,12 +31,13 @@ def data():
 def fit(which, folder, lines=None):
     X, costs, trn, val = data()
     lines = [] if lines is None else lines
-    return confidence_networks.fit_resumable(which, CFG, X, costs, trn, val, 9, np.random.default_rng(5), folder,
-                                             lines.append)
+    return confidence_networks.fit_resumable(which, CFG, X, costs, trn, val, 9,
+                                             np.random.default_rng(5), folder, lines.append)
 
 
 def fit_stopped(which, folder, monkeypatch):
-    """Fit `which` into `folder` and stop it after epoch STOP_AT, as Ctrl-C would (its last save: epoch 10)."""
+    """Fit `which` into `folder` and stop it after epoch STOP_AT, as Ctrl-C would (its last save:
+    epoch 10)."""
     def stopping(*args, **kwargs):
         def on_epoch(at):
             if len(at.history.val_loss) == STOP_AT:
@@ -45,10 +48,11 @@ def fit_stopped(which, folder, monkeypatch):
         fit(which, folder)
 
 
-@pytest.mark.parametrize("which", ["U50", "W90", "FFNN", "WUNN"])      # noise rows, dropout masks, weight noise
+# noise rows, dropout masks, weight noise
+@pytest.mark.parametrize("which", ["U50", "W90", "FFNN", "WUNN"])
 def test_a_fit_stopped_and_continued_ends_as_one_that_never_stopped(which, tmp_path, monkeypatch):
     whole, whole_history, _ = fit(which, tmp_path / "whole")
-    assert len(whole_history.val_loss) == 25                           # no early stop: every save is used
+    assert len(whole_history.val_loss) == 25                     # no early stop: every save is used
     fit_stopped(which, tmp_path / "parts", monkeypatch)
     saved = tmp_path / "parts" / fit_checkpoint.FILE
     assert len(fit_checkpoint.read(saved, CFG.classifier)[2].history.val_loss) == 10

@@ -1,4 +1,5 @@
-"""Classical heuristics: hand-checked values, incremental = from scratch, admissibility against h*."""
+"""Classical heuristics: hand-checked values, incremental = from scratch, admissibility against
+h*."""
 import numpy as np
 import pytest
 
@@ -31,17 +32,20 @@ def test_manhattan_of_korfs_instances_matches_the_published_initial_estimates():
 def test_gap_by_hand():
     gap = Gap(Pancake(5))
     assert gap(np.array([[0, 1, 2, 3, 4]], dtype=np.uint8)).tolist() == [0]
-    assert gap(np.array([[4, 3, 2, 1, 0]], dtype=np.uint8)).tolist() == [1]       # only 0 above the plate
+    # only 0 above the plate
+    assert gap(np.array([[4, 3, 2, 1, 0]], dtype=np.uint8)).tolist() == [1]
     assert gap(np.array([[0, 2, 1, 3, 4]], dtype=np.uint8)).tolist() == [2]       # 0|2 and 1|3
 
 
 def test_hamming_by_hand():
-    assert Hamming(SlidingTile(3))(np.array([[1, 0, 2, 3, 4, 5, 6, 7, 8]], dtype=np.uint8)).tolist() == [1]
+    assert Hamming(SlidingTile(3))(np.array([[1, 0, 2, 3, 4, 5, 6, 7, 8]],
+                                            dtype=np.uint8)).tolist() == [1]
     assert Hamming(Pancake(4))(np.array([[3, 2, 1, 0]], dtype=np.uint8)).tolist() == [4]
     assert Hamming(Blocksworld(4))(np.array([[0, 1, 0, 0]], dtype=np.uint8)).tolist() == [2]
 
 
-@pytest.mark.parametrize("domain, heuristic", [(SlidingTile(4), Manhattan), (SlidingTile(5), Manhattan),
+@pytest.mark.parametrize("domain, heuristic", [(SlidingTile(4), Manhattan),
+                                               (SlidingTile(5), Manhattan),
                                                (Pancake(24), Gap), (Pancake(7), Gap)])
 def test_incremental_values_equal_values_from_scratch(domain, heuristic):
     h = heuristic(domain)
@@ -52,8 +56,8 @@ def test_incremental_values_equal_values_from_scratch(domain, heuristic):
     np.testing.assert_array_equal(stepped, h(children))
 
 
-@pytest.mark.parametrize("domain, names", [(SlidingTile(3), ["md", "hamming"]), (Pancake(7), ["gap"]),
-                                           (Blocksworld(6), ["hamming"])])
+@pytest.mark.parametrize("domain, names", [(SlidingTile(3), ["md", "hamming"]),
+                                           (Pancake(7), ["gap"]), (Blocksworld(6), ["hamming"])])
 def test_admissible_against_exact_distances(domain, names):
     exact = ExactDistances(domain)
     states = random_walk(domain, 60, np.random.default_rng(1), n=2000)

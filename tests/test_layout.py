@@ -1,6 +1,6 @@
-"""The core and the shell (la/__init__.py): the learner loads the core only, the core never imports the shell,
-the shell's rooms import only the rooms below them, and la/__init__.py lists exactly the modules a
-student reads, with their sizes."""
+"""The core and the shell (la/__init__.py): the learner loads the core only, the core never imports
+the shell, the shell's rooms import only the rooms below them, and la/__init__.py lists exactly the
+modules a student reads, with their sizes."""
 import ast
 import re
 import subprocess
@@ -10,15 +10,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = ("la.domains", "la.pdb", "la.features", "la.heuristics", "la.search", "la.nn", "la.tasks", "la.buffer",
-        "la.learn", "la.config", "la.io")
+CORE = ("la.domains", "la.pdb", "la.features", "la.heuristics", "la.search", "la.nn", "la.tasks",
+        "la.buffer", "la.learn", "la.config", "la.io")
 SHELL = ("la.runs", "la.rivals", "la.heller", "la.experiments", "la.plots", "la.solve", "la.bench",
          "la.data")
-ENTRY_POINTS = ("__main__",)        # `python -m la.pdb build`: a command line, part of the shell wherever it lives
-# The shell's rooms, lowest first: a room imports the core and the rooms of the layers before its own,
-# never one of its layer or above (Boot's rivals and Heller et al. sit side by side); la.experiments on top.
+# `python -m la.pdb build`: a command line, part of the shell wherever it lives
+ENTRY_POINTS = ("__main__",)
+# The shell's rooms, lowest first: a room imports the core and the rooms of the layers before its
+# own, never one of its layer or above (Boot's rivals and Heller et al. sit side by side);
+# la.experiments on top.
 LAYERS = (("la.runs",), ("la.rivals", "la.heller"), ("la.plots",), ("la.experiments",))
-OTHER_ROOMS = ("la.pdb", "la.data", "la.solve", "la.bench")     # commands and data: below la.experiments
+# commands and data: below la.experiments
+OTHER_ROOMS = ("la.pdb", "la.data", "la.solve", "la.bench")
 # Physical lines a student reads: `import la.learn` and the reference IDA*. 2,200, then +123 for
 # lines wrapped at 100 characters and the authors' C# names moved into comments at the spot, +44 for
 # the paper's per-domain settings (§5: `DomainConfig`, `DOMAINS`) moved into la.config, +6 for one
@@ -49,7 +52,8 @@ def line_counts(path: Path) -> tuple[int, int]:
     text = path.read_text(encoding="utf-8")
     docstrings = set()
     for node in ast.walk(ast.parse(text)):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.body):
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(getattr(first.value, "value", None), str):
                 docstrings.update(range(first.lineno, first.end_lineno + 1))
@@ -60,14 +64,16 @@ def line_counts(path: Path) -> tuple[int, int]:
 
 
 def listed() -> dict:
-    """The modules la/__init__.py's docstring lists, with the line counts it gives: {module: (physical, code)}."""
+    """The modules la/__init__.py's docstring lists, with the line counts it gives: {module:
+    (physical, code)}."""
     doc = ast.get_docstring(ast.parse((ROOT / "la" / "__init__.py").read_text(encoding="utf-8")))
-    return {m: (int(p), int(c)) for m, p, c in re.findall(r"^\s*(la(?:\.\w+)*)\s+(\d+)\s+(\d+)\b", doc, re.M)}
+    return {m: (int(p), int(c))
+            for m, p, c in re.findall(r"^\s*(la(?:\.\w+)*)\s+(\d+)\s+(\d+)\b", doc, re.M)}
 
 
 def test_importing_the_learner_loads_no_module_of_the_shell_and_none_of_the_pdbs():
     modules = loaded_by("import la.learn")
-    assert "la.learn" in modules and "la.search.depth_first" in modules          # the check sees the core
+    assert "la.learn" in modules and "la.search.depth_first" in modules    # the check sees the core
     assert [m for m in modules if within(m, SHELL) or within(m, ("la.pdb",))] == []
 
 
@@ -77,8 +83,8 @@ def test_the_check_catches_a_shell_module_and_a_pdb():
 
 
 def imports(path: Path, package: str | None = None) -> list:
-    """Every module `path` (in `package`: by default where it lies under la/) imports, at the top or inside
-    functions: (line, module) pairs, relative ones resolved."""
+    """Every module `path` (in `package`: by default where it lies under la/) imports, at the top or
+    inside functions: (line, module) pairs, relative ones resolved."""
     tree, found = ast.parse(path.read_text(encoding="utf-8")), []
     if package is None:
         package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
@@ -90,13 +96,15 @@ def imports(path: Path, package: str | None = None) -> list:
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
-            found += [(node.lineno, base)] + [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+            found += [(node.lineno, base)] + [(node.lineno, f"{base}.{alias.name}")
+                                              for alias in node.names]
     return found
 
 
 def core_files() -> list:
     files = [p for p in (ROOT / "la").rglob("*.py")
-             if within(".".join(p.relative_to(ROOT).with_suffix("").parts), CORE) and p.stem not in ENTRY_POINTS]
+             if within(".".join(p.relative_to(ROOT).with_suffix("").parts), CORE)
+             and p.stem not in ENTRY_POINTS]
     files.append(ROOT / "la" / "__init__.py")
     return files
 
@@ -123,8 +131,8 @@ def room_files(room: str) -> list:
 
 
 def forbidden_for(room: str) -> tuple:
-    """What `room` may not import: la.experiments, unless it is la.experiments; for a room of LAYERS,
-    also every other room of its layer and of the layers above."""
+    """What `room` may not import: la.experiments, unless it is la.experiments; for a room of
+    LAYERS, also every other room of its layer and of the layers above."""
     layer = next((i for i, rooms in enumerate(LAYERS) if room in rooms), None)
     above = () if layer is None else tuple(r for rs in LAYERS[layer:] for r in rs if r != room)
     experiments = () if room == "la.experiments" else ("la.experiments",)
@@ -161,13 +169,15 @@ def test_la_init_lists_exactly_what_a_student_reads_with_its_line_counts():
     modules = sorted(set(loaded_by("import la.learn, la.search.reference")))
     actual = {m: line_counts(source(m)) for m in modules}
     table = "\n".join(f"    {m:34s}{p:5d}{c:6d}" for m, (p, c) in actual.items())
-    assert listed() == actual, f"la/__init__.py should list, as module, physical lines, code lines:\n{table}"
+    assert listed() == actual, ("la/__init__.py should list, as module, physical lines, "
+                                f"code lines:\n{table}")
     assert sum(p for p, _ in actual.values()) <= BUDGET
     assert all(within(m, CORE) or m == "la" for m in modules)
 
 
 @pytest.mark.parametrize("text, counts", [('"""Doc."""\nimport os\n\n# c\nx = 1\n', (5, 2)),
-                                          ('def f():\n    """A\n    B."""\n    return 1\n', (4, 2))])
+                                          ('def f():\n    """A\n    B."""\n    return 1\n',
+                                           (4, 2))])
 def test_line_counts_leave_out_blanks_comments_and_docstrings(tmp_path, text, counts):
     path = tmp_path / "m.py"
     path.write_text(text, encoding="utf-8")

@@ -1,4 +1,5 @@
-"""The likely-admissible heuristic: y^α, integer rounding, the quantile rule, incremental = from scratch."""
+"""The likely-admissible heuristic: y^α, integer rounding, the quantile rule, incremental = from
+scratch."""
 import math
 
 import numpy as np
@@ -37,25 +38,28 @@ def test_to_h_rounds_half_to_even_and_floors():
 def test_test_time_and_training_time_values_by_hand():
     domain = SlidingTile(4)
     states = domain.goal[None]
-    net = constant_net(mu_s=4.2, phi=0.3)                  # μ = 42 cost units, σ_a = 10·softplus(0.3)
+    net = constant_net(mu_s=4.2, phi=0.3)                # μ = 42 cost units, σ_a = 10·softplus(0.3)
     sigma = 10 * math.log1p(math.exp(0.3))
     z = norm.ppf(0.9)
     test = LikelyAdmissible(net, OneHot(domain), alpha=0.9)
     assert test.values(test.hidden(states))[0] == pytest.approx(42 - sigma * z)
     below = LikelyAdmissible(net, OneHot(domain), alpha=0.9, y_q=50.0)    # μ < y^q: σ_t = σ_a
     assert below.values(below.hidden(states))[0] == pytest.approx(42 - sigma * z)
-    above = LikelyAdmissible(net, OneHot(domain), alpha=0.9, y_q=40.0)    # μ >= y^q: σ_t = 1 cost unit
+    # μ >= y^q: σ_t = 1 cost unit
+    above = LikelyAdmissible(net, OneHot(domain), alpha=0.9, y_q=40.0)
     assert above.values(above.hidden(states))[0] == pytest.approx(42 - z)
     untrained = LikelyAdmissible(net, OneHot(domain), alpha=0.99, y_q=-math.inf)
-    assert untrained(states)[0] == round(42 - norm.ppf(0.99))      # `NNBayesHeuristic.H`: round(10μ − 2.33)
+    # `NNBayesHeuristic.H`: round(10μ − 2.33)
+    assert untrained(states)[0] == round(42 - norm.ppf(0.99))
     mean = LikelyAdmissible(FFNN(128, 20, 1, np.random.default_rng(1)), OneHot(domain))
     assert mean.alpha is None and mean(states).dtype == np.int64
 
 
 def test_clipped_sigma_and_floor():
     domain = SlidingTile(4)
-    h = LikelyAdmissible(constant_net(mu_s=0.1, phi=30.0), OneHot(domain), alpha=0.95)   # σ_a clipped at softplus(1)
-    assert h(domain.goal[None])[0] == 0                                        # 1 − 21.6 floored at 0
+    # σ_a clipped at softplus(1)
+    h = LikelyAdmissible(constant_net(mu_s=0.1, phi=30.0), OneHot(domain), alpha=0.95)
+    assert h(domain.goal[None])[0] == 0                                      # 1 − 21.6 floored at 0
     with pytest.raises(ValueError):
         LikelyAdmissible(FFNN(128, 20, 1, np.random.default_rng(1)), OneHot(domain), alpha=0.9)
     with pytest.raises(ValueError):

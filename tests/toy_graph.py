@@ -1,8 +1,9 @@
-"""A directed graph drawn by hand as a domain, and scripted evaluators, for the best-first search tests.
+"""A directed graph drawn by hand as a domain, and scripted evaluators, for the best-first search
+tests.
 
-A state is one byte, the vertex; a move's code is the vertex it leads to. Values and confidences come from
-tables indexed by vertex, and every evaluator records the batches it was called with (as vertex lists), so a
-test can read the expansion order off the calls.
+A state is one byte, the vertex; a move's code is the vertex it leads to. Values and confidences
+come from tables indexed by vertex, and every evaluator records the batches it was called with (as
+vertex lists), so a test can read the expansion order off the calls.
 """
 import numpy as np
 
