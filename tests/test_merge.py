@@ -1,5 +1,5 @@
-"""`python -m la.experiments.merge`: separate runs' folders combine into the whole experiment's results, and
-mismatched settings, overlapping runs and gaps are refused in one line."""
+"""`python -m la.experiments.merge`: separate runs' folders combine into the whole experiment's
+results, and mismatched settings, overlapping runs and gaps are refused in one line."""
 import errno
 import json
 import shutil
@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def command(module, *args):
-    return subprocess.run([sys.executable, "-m", module, *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    return subprocess.run([sys.executable, "-m", module, *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
 
 
 def merge(*args):
@@ -29,17 +29,19 @@ def merge(*args):
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """Runs 1 and 2 of a --quick --runs 2 efficiency experiment, each made alone in its own folder."""
+    """Runs 1 and 2 of a --quick --runs 2 efficiency experiment, each made alone in its own
+    folder."""
     out = tmp_path_factory.mktemp("merge")
     for k in (1, 2):
-        done = command("la.experiments.efficiency", "--quick", "--runs", "2", "--run", k, "--out", out / f"r{k}",
-                       "--jobs", "1")
+        done = command("la.experiments.efficiency", "--quick", "--runs", "2", "--run", k,
+                       "--out", out / f"r{k}", "--jobs", "1")
         assert done.returncode == 0, done.stderr
     return out
 
 
 def refused(done, message):
-    return done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    return (done.returncode == 2 and message in done.stderr
+            and len(done.stderr.strip().splitlines()) == 1)
 
 
 def test_two_single_run_folders_merge_into_the_two_run_results(runs, tmp_path):
@@ -51,14 +53,16 @@ def test_two_single_run_folders_merge_into_the_two_run_results(runs, tmp_path):
     assert all(r["runs"] == 2 for r in record["table"]) and record["config"]["runs"] == 2
     gtp = [u["solved_test"] for u in record["units"] if u["variant"] == "GTP"]
     assert record["table"][0]["solved_test"] == pytest.approx(100 * sum(gtp) / 2)
-    assert [m["runs"] for m in record["merged"]] == [[2], [1]] and record["commits"] == [one["commit"]]
+    assert ([m["runs"] for m in record["merged"]] == [[2], [1]]
+            and record["commits"] == [one["commit"]])
     csv = (tmp_path / "m" / "results.csv").read_text().splitlines()
     assert len(csv) == 1 + 2 * 7 and (tmp_path / "m" / "table2_efficiency.png").exists()
 
 
 def test_overlaps_gaps_and_mismatches_are_refused(runs, tmp_path):
     shutil.copytree(runs / "r2", tmp_path / "again")
-    assert refused(merge(tmp_path / "a", runs / "r1", runs / "r2", tmp_path / "again"), "run 2 is in both")
+    assert refused(merge(tmp_path / "a", runs / "r1", runs / "r2", tmp_path / "again"),
+                   "run 2 is in both")
     assert refused(merge(tmp_path / "b", runs / "r2"),
                    f"runs 1 of 1..2 are in none of the folders ({runs / 'r2'} holds run 2)")
     other = json.loads((runs / "r2" / "experiment.json").read_text())
@@ -68,14 +72,15 @@ def test_overlaps_gaps_and_mismatches_are_refused(runs, tmp_path):
     other["settings"]["seed"] = 0
     other["settings"]["config"]["test_tasks"] = 5
     (tmp_path / "again" / "experiment.json").write_text(json.dumps(other))
-    assert refused(merge(tmp_path / "c", runs / "r1", tmp_path / "again"), "config differs in test_tasks")
+    assert refused(merge(tmp_path / "c", runs / "r1", tmp_path / "again"),
+                   "config differs in test_tasks")
     assert refused(merge(tmp_path / "d", runs / "r1", runs / "r1"), "named twice")
     assert not any((tmp_path / name).exists() for name in "abcd")         # nothing written
 
 
 def damaged_copy(folder: Path, to: Path, change) -> Path:
-    """`folder`'s experiment.json and results.json (all a merge reads of an efficiency or confidence folder) in
-    `to`, its record changed by `change(record)`, which returns the record to write."""
+    """`folder`'s experiment.json and results.json (all a merge reads of an efficiency or confidence
+    folder) in `to`, its record changed by `change(record)`, which returns the record to write."""
     to.mkdir()
     shutil.copy(folder / "experiment.json", to)
     record = change(json.loads((folder / "results.json").read_text()))
@@ -107,14 +112,17 @@ def with_tests_as_text(record: dict) -> dict:
     (without_run, "units[0] has no 'run'"),
     (lambda record: dict(record, config=dict(record["config"], length_incs=6)),
      "config.length_incs should be a list, got 6"),
-    (lambda record: dict(record, config=dict(record["config"], learn=dict(record["config"]["learn"], time_limit="1"))),
+    (lambda record: dict(record,
+                         config=dict(record["config"],
+                                     learn=dict(record["config"]["learn"], time_limit="1"))),
      "config.learn.time_limit should be float | None, got '1'"),
     (lambda record: dict(record, units=[dict(u, variant="7") for u in record["units"]]),
      "units[0] is of variant '7', which its config has not"),
 ])
-def test_damaged_results_are_refused_before_anything_is_written(runs, tmp_path, capsys, change, message):
-    """Each damaged results.json is one line naming it, and OUT is not created (before: AttributeError,
-    KeyError, or a TypeError after OUT/results.json was written)."""
+def test_damaged_results_are_refused_before_anything_is_written(runs, tmp_path, capsys, change,
+                                                                message):
+    """Each damaged results.json is one line naming it, and OUT is not created (before:
+    AttributeError, KeyError, or a TypeError after OUT/results.json was written)."""
     path = damaged_copy(runs / "r2", tmp_path / "bad", change)
     status, err = merged_in_process(capsys, tmp_path / "m", runs / "r1", tmp_path / "bad")
     assert status == 2 and len(err.splitlines()) == 1 and f"{path}: {message}" in err, err
@@ -122,11 +130,13 @@ def test_damaged_results_are_refused_before_anything_is_written(runs, tmp_path, 
 
 
 def test_units_that_lack_their_run_number_are_named(confidence_runs, tmp_path, capsys):
-    """A confidence folder of --run 2 whose tests name no run (null is the GBFS classical row's): the file is
-    named, not 'runs 2 of 1..2 are in none of the folders'."""
+    """A confidence folder of --run 2 whose tests name no run (null is the GBFS classical row's):
+    the file is named, not 'runs 2 of 1..2 are in none of the folders'."""
     path = damaged_copy(confidence_runs / "r2", tmp_path / "bad",
-                        lambda record: dict(record, tests=[dict(t, run=None) for t in record["tests"]]))
-    status, err = merged_in_process(capsys, tmp_path / "m", confidence_runs / "r1", tmp_path / "bad")
+                        lambda record: dict(record,
+                                            tests=[dict(t, run=None) for t in record["tests"]]))
+    status, err = merged_in_process(capsys, tmp_path / "m", confidence_runs / "r1",
+                                    tmp_path / "bad")
     assert status == 2 and len(err.splitlines()) == 1
     assert f"{path}: no unit names run 2, which {tmp_path / 'bad'} ran (--run 2" in err
     assert "its units lack their run numbers" in err and not (tmp_path / "m").exists()
@@ -134,8 +144,8 @@ def test_units_that_lack_their_run_number_are_named(confidence_runs, tmp_path, c
 
 @pytest.mark.parametrize("out", ["m", "new/m"])
 def test_a_merge_whose_write_fails_leaves_nothing(runs, tmp_path, monkeypatch, out):
-    """A full disk while writing results.csv, after results.json: both are gone, and OUT and the folders made
-    for it too."""
+    """A full disk while writing results.csv, after results.json: both are gone, and OUT and the
+    folders made for it too."""
     def full(path, text):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
     monkeypatch.setattr(efficiency, "write_text", full)
@@ -149,10 +159,12 @@ def test_a_merge_whose_write_fails_leaves_nothing(runs, tmp_path, monkeypatch, o
 
 
 def test_provenance_does_not_count_as_settings(runs, tmp_path):
-    """Folders made by other commands and commits of the same algorithm merge; every commit is listed."""
+    """Folders made by other commands and commits of the same algorithm merge; every commit is
+    listed."""
     shutil.copytree(runs / "r2", tmp_path / "r2")
     about = json.loads((tmp_path / "r2" / "experiment.json").read_text())
-    about.update(command="python -m la.experiments.efficiency --quick --runs 2 --run 2 --jobs 8", commit="abc123")
+    about.update(command="python -m la.experiments.efficiency --quick --runs 2 --run 2 --jobs 8",
+                 commit="abc123")
     (tmp_path / "r2" / "experiment.json").write_text(json.dumps(about))
     done = merge(tmp_path / "m", runs / "r1", tmp_path / "r2")
     assert done.returncode == 0, done.stderr
@@ -161,29 +173,37 @@ def test_provenance_does_not_count_as_settings(runs, tmp_path):
 
 @pytest.mark.slow
 def test_merged_runs_equal_the_two_run_experiment(runs, tmp_path):
-    """The issue's check: runs 1 and 2 computed in separate folders and merged equal `--runs 2` in one."""
-    whole = command("la.experiments.efficiency", "--quick", "--runs", "2", "--out", tmp_path / "whole", "--jobs", "2")
+    """The issue's check: runs 1 and 2 computed in separate folders and merged equal `--runs 2` in
+    one."""
+    whole = command("la.experiments.efficiency", "--quick", "--runs", "2",
+                    "--out", tmp_path / "whole", "--jobs", "2")
     done = merge(tmp_path / "m", runs / "r1", runs / "r2")
     assert whole.returncode == 0 and done.returncode == 0, whole.stderr + done.stderr
-    merged, one = (json.loads((tmp_path / name / "results.json").read_text()) for name in ("m", "whole"))
-    untimed = lambda units: [{k: v for k, v in u.items() if "seconds" not in k} for u in units]   # noqa: E731
+    merged, one = (json.loads((tmp_path / name / "results.json").read_text())
+                   for name in ("m", "whole"))
+    untimed = lambda units: [{k: v for k, v in u.items() if "seconds" not in k}   # noqa: E731
+                             for u in units]
     assert untimed(merged["units"]) == untimed(one["units"])
     assert merged["table"] == one["table"] and merged["config"] == one["config"]
-    assert (tmp_path / "m" / "results.csv").read_text() == (tmp_path / "whole" / "results.csv").read_text()
+    assert ((tmp_path / "m" / "results.csv").read_text()
+            == (tmp_path / "whole" / "results.csv").read_text())
 
 
 @pytest.mark.slow
 def test_suboptimality_runs_merge_into_the_two_run_experiment(tmp_path):
-    """The same on the suboptimality experiment: the tests, calibration and training of `--runs 2`, with the
-    baseline row (which no run owns) once."""
-    sub = lambda *args: command("la.experiments.suboptimality", "--quick", "--runs", "2", *args)   # noqa: E731
+    """The same on the suboptimality experiment: the tests, calibration and training of `--runs 2`,
+    with the baseline row (which no run owns) once."""
+    sub = lambda *args: command("la.experiments.suboptimality", "--quick",   # noqa: E731
+                                "--runs", "2", *args)
     made = [sub("--run", k, "--out", tmp_path / f"r{k}", "--jobs", "1") for k in (1, 2)]
     made.append(sub("--out", tmp_path / "whole", "--jobs", "2"))
     made.append(merge(tmp_path / "m", tmp_path / "r1", tmp_path / "r2"))
     assert all(done.returncode == 0 for done in made), "".join(done.stderr for done in made)
-    merged, whole = (json.loads((tmp_path / name / "results.json").read_text()) for name in ("m", "whole"))
-    untimed = lambda tests: [(t["run"], t["row"], [{k: v for k, v in r.items() if k != "seconds"}   # noqa: E731
-                                                   for r in t["records"]]) for t in tests]
+    merged, whole = (json.loads((tmp_path / name / "results.json").read_text())
+                     for name in ("m", "whole"))
+    untimed = lambda tests: [(t["run"], t["row"],   # noqa: E731
+                              [{k: v for k, v in r.items() if k != "seconds"}
+                               for r in t["records"]]) for t in tests]
     assert untimed(merged["tests"]) == untimed(whole["tests"]) and merged["runs"] == [1, 2]
     assert merged["calibration"] == whole["calibration"] and merged["config"] == whole["config"]
     assert merged["learning_curves"] == whole["learning_curves"]
@@ -192,7 +212,8 @@ def test_suboptimality_runs_merge_into_the_two_run_experiment(tmp_path):
 
 def untimed(units: list) -> list:
     """Units' results without their times: 'seconds', also in each of their records."""
-    return [{k: untimed(v) if k == "records" else v for k, v in u.items() if k != "seconds"} for u in units]
+    return [{k: untimed(v) if k == "records" else v for k, v in u.items() if k != "seconds"}
+            for u in units]
 
 
 def untimed_csv(path: Path) -> list:
@@ -204,20 +225,21 @@ def untimed_csv(path: Path) -> list:
 
 @pytest.fixture(scope="module")
 def confidence_runs(tmp_path_factory):
-    """A --runs 2 confidence experiment below --quick's scale (fewer seeds, one X, one test task): runs 1 and 2
-    each made alone in its own folder, and both in one ("whole")."""
+    """A --runs 2 confidence experiment below --quick's scale (fewer seeds, one X, one test task):
+    runs 1 and 2 each made alone in its own folder, and both in one ("whole")."""
     out = tmp_path_factory.mktemp("confidence")
     tiny = replace(QUICK["15-puzzle"], seeds=12, X=(20,), instances=(2,), noise_rows=100)
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(QUICK, "15-puzzle", tiny)
         for name, run in (("r1", ["--run", "1"]), ("r2", ["--run", "2"]), ("whole", [])):
-            assert confidence.main(["--quick", "--runs", "2", *run, "--jobs", "1", "--out", str(out / name)]) == 0
+            assert confidence.main(["--quick", "--runs", "2", *run, "--jobs", "1", "--out",
+                                    str(out / name)]) == 0
     return out
 
 
 def test_confidence_runs_merge_into_the_two_run_experiment(confidence_runs, tmp_path):
-    """Both tables, the units and the CSV files of `--runs 2`, but for the times, with the GBFS classical row
-    (which no run owns) once."""
+    """Both tables, the units and the CSV files of `--runs 2`, but for the times, with the GBFS
+    classical row (which no run owns) once."""
     done = merge(tmp_path / "m", confidence_runs / "r2", confidence_runs / "r1")
     assert done.returncode == 0, done.stderr
     merged = json.loads((tmp_path / "m" / "results.json").read_text())
@@ -227,28 +249,35 @@ def test_confidence_runs_merge_into_the_two_run_experiment(confidence_runs, tmp_
     assert merged["ood"] == whole["ood"] and merged["coverage"] == whole["coverage"]
     assert merged["config"] == whole["config"] and merged["runs"] == [1, 2] and merged["quick"]
     assert [t["name"] for t in merged["tests"]].count("GBFS classical") == 1
-    assert [m["runs"] for m in merged["merged"]] == [[2], [1]] and merged["commits"] == [whole["commit"]]
+    assert ([m["runs"] for m in merged["merged"]] == [[2], [1]]
+            and merged["commits"] == [whole["commit"]])
     for name in ("results.csv", "ood.csv"):
-        assert untimed_csv(tmp_path / "m" / name) == untimed_csv(confidence_runs / "whole" / name), name
-    assert all((tmp_path / "m" / f"confidence_15-puzzle_{name}.png").exists() for name in ("ood", "coverage"))
+        assert (untimed_csv(tmp_path / "m" / name)
+                == untimed_csv(confidence_runs / "whole" / name)), name
+    assert all((tmp_path / "m" / f"confidence_15-puzzle_{name}.png").exists()
+               for name in ("ood", "coverage"))
 
 
 def test_confidence_and_suboptimality_folders_are_refused_together(confidence_runs, tmp_path):
-    sub = command("la.experiments.suboptimality", "--quick", "--runs", "2", "--run", "2", "--out", tmp_path / "sub",
-                  "--jobs", "1")
+    sub = command("la.experiments.suboptimality", "--quick", "--runs", "2", "--run", "2",
+                  "--out", tmp_path / "sub", "--jobs", "1")
     assert sub.returncode == 0, sub.stderr
     assert refused(merge(tmp_path / "m", confidence_runs / "r1", tmp_path / "sub"),
                    "holds a suboptimality experiment and")
-    assert refused(merge(tmp_path / "m", tmp_path / "sub", confidence_runs / "r1"), "a suboptimality one")
+    assert refused(merge(tmp_path / "m", tmp_path / "sub", confidence_runs / "r1"),
+                   "a suboptimality one")
     assert not (tmp_path / "m").exists()
 
 
 def test_confidence_overlaps_and_a_different_classical_row_are_refused(confidence_runs, tmp_path):
     runs = confidence_runs
-    assert refused(merge(tmp_path / "a", runs / "r1", runs / "r2", runs / "whole"), "run 1 is in both")
+    assert refused(merge(tmp_path / "a", runs / "r1", runs / "r2", runs / "whole"),
+                   "run 1 is in both")
     shutil.copytree(runs / "r2", tmp_path / "r2")
     record = json.loads((tmp_path / "r2" / "results.json").read_text())
-    record["tests"][0]["records"][0]["generated"] += 1                   # the classical row, run None
+    # the classical row, run None
+    record["tests"][0]["records"][0]["generated"] += 1
     (tmp_path / "r2" / "results.json").write_text(json.dumps(record))
-    assert refused(merge(tmp_path / "b", runs / "r1", tmp_path / "r2"), "disagree on the GBFS classical row")
+    assert refused(merge(tmp_path / "b", runs / "r1", tmp_path / "r2"),
+                   "disagree on the GBFS classical row")
     assert not any((tmp_path / name).exists() for name in "ab")

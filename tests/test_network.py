@@ -1,6 +1,7 @@
-"""Trained networks on disk (`la.runs.network`) and `python -m la.solve --network`: a file records its
-domain and encoding, files saved before still load as 15-puzzle networks, every encoding is remade from its description,
-and solving with a saved network gives what the experiments' test code gives."""
+"""Trained networks on disk (`la.runs.network`) and `python -m la.solve --network`: a file records
+its domain and encoding, files saved before still load as 15-puzzle networks, every encoding is
+remade from its description, and solving with a saved network gives what the experiments' test code
+gives."""
 import json
 from dataclasses import replace
 
@@ -34,7 +35,8 @@ SMALL = {"8-puzzle": (SlidingTile(3), TileFeatures, {"A": [[1, 2, 3, 4], [5, 6, 
                                                      "B": [[1, 4, 7], [2, 5, 8], [3, 6]]}),
          "8-pancake": (Pancake(8), PancakeFeatures, {"A": [[0, 1, 2, 3], [4, 5, 6, 7]],
                                                      "B": [[0, 1, 6, 7], [2, 3, 4, 5]]}),
-         "6-blocksworld": (Blocksworld(6), BlockFeatures, {"max": [[1, 2, 3, 4], [3, 4, 5, 6], [1, 2, 5, 6]]})}
+         "6-blocksworld": (Blocksworld(6), BlockFeatures,
+                           {"max": [[1, 2, 3, 4], [3, 4, 5, 6], [1, 2, 5, 6]]})}
 TOY = LearnConfig(num_iter=3, node_limit=50_000, max_steps=40, train_iter=60, wunn_blocks=3,
                   ffnn=FFNNConfig(n_hidden=8, dropout=0.0), wunn=WUNNConfig(n_hidden=8))
 
@@ -63,7 +65,7 @@ def solve_json(argv, capsys) -> tuple:
     return status, json.loads(capsys.readouterr().out)
 
 
-# --- files ---------------------------------------------------------------------------------------------------
+# --- files ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", list(SMALL))
 def test_every_encoding_is_remade_from_its_description(encodings, folder, name):
@@ -90,7 +92,8 @@ def test_descriptions_of_the_one_hot_and_bad_descriptions():
 
 def test_a_network_records_its_domain_and_encoding(encodings, folder, tmp_path):
     encoding = encodings["6-blocksworld"]
-    for net in (FFNN(encoding.size, 8, 2, np.random.default_rng(0)), WUNN(encoding.size, 8, np.random.default_rng(0))):
+    for net in (FFNN(encoding.size, 8, 2, np.random.default_rng(0)),
+                WUNN(encoding.size, 8, np.random.default_rng(0))):
         path = tmp_path / f"{type(net).__name__}.npz"
         save_network(net, encoding, path)
         loaded, about = load_network(path, Blocksworld(6))
@@ -107,9 +110,11 @@ def test_a_network_records_its_domain_and_encoding(encodings, folder, tmp_path):
 
 def test_files_saved_before_are_15_puzzle_networks_on_the_one_hot(tmp_path):
     path = tmp_path / "network.npz"
-    save(FFNN(128, 20, 2, np.random.default_rng(0)), path)               # how la saved networks before
+    # how la saved networks before
+    save(FFNN(128, 20, 2, np.random.default_rng(0)), path)
     net, about = load_network(path, SlidingTile(4))
-    assert about == NETWORK_ABOUT == {"domain": "15-puzzle", "encoding": ONE_HOT} and net.n_in == 128
+    assert (about == NETWORK_ABOUT == {"domain": "15-puzzle", "encoding": ONE_HOT}
+            and net.n_in == 128)
     assert isinstance(network_encoding(about), OneHot)
     with pytest.raises(ValueError, match="trained on the 15-puzzle, not the 8-puzzle"):
         load_network(path, SlidingTile(3))
@@ -120,12 +125,12 @@ def test_files_saved_before_are_15_puzzle_networks_on_the_one_hot(tmp_path):
             load_network(tmp_path / bad)
 
 
-# --- la.solve --network ------------------------------------------------------------------------------------------
+# --- la.solve --network ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def korf_network(tmp_path_factory):
-    """A 15-puzzle network fitted briefly to h* along Korf's optimal solutions, saved as an experiment saves it
-    (run1/alpha/network.npz)."""
+    """A 15-puzzle network fitted briefly to h* along Korf's optimal solutions, saved as an
+    experiment saves it (run1/alpha/network.npz)."""
     from la.bench.neural import fitted_network
     networks = tmp_path_factory.mktemp("networks")
     save_network(fitted_network(np.random.default_rng(0)), OneHot(SlidingTile(4)),
@@ -142,8 +147,10 @@ def test_solve_with_a_network_equals_the_experiments_test_code(korf_network, tmp
     for record in unit["records"]:
         status, solved = solve_json(["--network", path, "--alpha", "0.9", "--korf", record["id"],
                                      "--node-limit", config.test_node_limit], capsys)
-        assert status == 0 and (solved["cost"], solved["generated"]) == (record["cost"], record["generated"])
-        assert (solved["heuristic"], solved["alpha"], solved["optimal"]) == ("network", 0.9, record["optimal"])
+        assert (status == 0
+                and (solved["cost"], solved["generated"]) == (record["cost"], record["generated"]))
+        assert ((solved["heuristic"], solved["alpha"], solved["optimal"])
+                == ("network", 0.9, record["optimal"]))
 
 
 def test_solve_with_a_feature_domain_network(encodings, folder, tmp_path, capsys):
@@ -155,7 +162,8 @@ def test_solve_with_a_feature_domain_network(encodings, folder, tmp_path, capsys
     for start in random_walk(Pancake(8), 12, np.random.default_rng(3), n=3):
         expected = ida_star(Pancake(8), learner.test_heuristic(0.75), start, node_limit=1_000_000)
         text = " ".join(map(str, start))                  # no --domain: the network's own
-        status, solved = solve_json(["--network", path, "--alpha", "0.75", "--pdb-dir", folder, text], capsys)
+        status, solved = solve_json(["--network", path, "--alpha", "0.75", "--pdb-dir", folder,
+                                     text], capsys)
         assert solved["domain"] == "8-pancake" and status == (0 if expected.solved else 1)
         assert (solved["cost"], solved["generated"]) == (expected.cost, expected.generated)
         found += expected.solved
@@ -166,5 +174,6 @@ def test_a_network_used_on_another_domain_is_one_line_exit_2(korf_network, capsy
     path = korf_network / "run1" / "alpha" / "network.npz"
     assert cli.run(solve.main, ["--network", str(path), "--korf24", "1"]) == 2
     err = capsys.readouterr().err
-    assert "trained on the 15-puzzle, not the 24-puzzle" in err and len(err.strip().splitlines()) == 1
+    assert ("trained on the 15-puzzle, not the 24-puzzle" in err
+            and len(err.strip().splitlines()) == 1)
 

@@ -1,4 +1,5 @@
-"""Adam: Algorithm 1 by hand, the authors' WUNN variant (`AdamOptimizer.Apply`) by formula, and convergence."""
+"""Adam: Algorithm 1 by hand, the authors' WUNN variant (`AdamOptimizer.Apply`) by formula, and
+convergence."""
 import numpy as np
 import pytest
 
@@ -65,7 +66,8 @@ def test_frozen_variant_settles_at_the_constant_step_lr_t():
     assert (before - standard["w"])[0] == pytest.approx(0.01, rel=1e-6)
 
 
-@pytest.mark.parametrize("nesterov, frozen", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("nesterov, frozen",
+                         [(False, False), (True, False), (False, True), (True, True)])
 def test_every_variant_reaches_the_minimum_of_a_quadratic(nesterov, frozen):
     rng = np.random.default_rng(1)
     c, a = rng.standard_normal((4, 3)), rng.uniform(0.1, 10.0, (4, 3))        # f = ½ Σ a (θ − c)²

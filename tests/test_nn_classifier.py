@@ -1,5 +1,6 @@
-"""The classification heuristic (Heller et al. 2022): gradients by finite differences, stable softmax, h^NN and
-c^NN, folds, early stopping, persistence, and learning the Manhattan distance of 8-puzzle states."""
+"""The classification heuristic (Heller et al. 2022): gradients by finite differences, stable
+softmax, h^NN and c^NN, folds, early stopping, persistence, and learning the Manhattan distance of
+8-puzzle states."""
 from dataclasses import replace
 
 import numpy as np
@@ -32,7 +33,8 @@ def small_net(seed=0, H=4):
     net = Classifier(5, H, rng, hidden=(6, 5, 4))
     for name in net.params:
         if name.startswith("b"):
-            net.params[name] += 0.3 * rng.standard_normal(net.params[name].shape)   # non-zero biases get checked
+            # non-zero biases get checked
+            net.params[name] += 0.3 * rng.standard_normal(net.params[name].shape)
     X, c = rng.standard_normal((11, 5)), rng.integers(0, H + 1, 11)
     return net, X, c, rng
 
@@ -40,24 +42,28 @@ def small_net(seed=0, H=4):
 def test_params_have_the_documented_keys_shapes_and_initialisation():
     net = Classifier(128, 30, np.random.default_rng(0), hidden=(64, 48, 32), dtype=np.float32)
     shapes = {k: v.shape for k, v in net.params.items()}
-    assert shapes == {"W1": (128, 64), "b1": (64,), "W2": (64, 48), "b2": (48,), "W3": (48, 32), "b3": (32,),
-                      "W4": (32, 31), "b4": (31,)}
+    assert shapes == {"W1": (128, 64), "b1": (64,), "W2": (64, 48), "b2": (48,), "W3": (48, 32),
+                      "b3": (32,), "W4": (32, 31), "b4": (31,)}
     assert all(v.dtype == np.float32 for v in net.params.values())
-    assert not any(net.params[b].any() for b in ("b1", "b2", "b3", "b4"))             # biases start at 0
-    limit = np.sqrt(6 / (128 + 64))                                                  # Glorot-uniform bound
+    # biases start at 0
+    assert not any(net.params[b].any() for b in ("b1", "b2", "b3", "b4"))
+    # Glorot-uniform bound
+    limit = np.sqrt(6 / (128 + 64))
     assert np.abs(net.params["W1"]).max() <= limit and np.abs(net.params["W1"]).max() > 0.95 * limit
     assert net.config() == {"n_in": 128, "H": 30, "hidden": [64, 48, 32], "dtype": "float32"}
 
 
 def test_glorot_uniform_and_sigmoid_layer():
     W = glorot_uniform(100, 300, np.random.default_rng(1))
-    assert W.shape == (100, 300) and abs(W.std() - np.sqrt(2 / 400)) < 0.002      # Var U(−l, l) = l²/3
+    # Var U(−l, l) = l²/3
+    assert W.shape == (100, 300) and abs(W.std() - np.sqrt(2 / 400)) < 0.002
     with pytest.raises(ValueError, match="fan_in"):
         glorot_uniform(0, 3, np.random.default_rng(0))
     rng = np.random.default_rng(2)
     z, G = rng.standard_normal((7, 5)) * 3, rng.standard_normal((7, 5))
     _, cache = sigmoid_forward(z)
-    rows = check_grads(lambda: float(np.sum(sigmoid_forward(z)[0] * G)), {"z": z}, {"z": sigmoid_backward(G, cache)})
+    rows = check_grads(lambda: float(np.sum(sigmoid_forward(z)[0] * G)), {"z": z},
+                       {"z": sigmoid_backward(G, cache)})
     assert rows[0].rel_error < TOL, report(rows)
 
 
@@ -66,11 +72,13 @@ def test_softmax_and_log_softmax_are_stable_on_large_logits():
     with np.errstate(over="raise", invalid="raise", divide="raise", under="ignore"):
         f, log_f = softmax(z), log_softmax(z)
         loss, dz = cross_entropy(z, np.array([2, 0, 1]))
-    np.testing.assert_allclose(f, [[1, 0, 0], [0.25, 0.25, 0.5], [1 / 3, 1 / 3, 1 / 3]], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(f, [[1, 0, 0], [0.25, 0.25, 0.5], [1 / 3, 1 / 3, 1 / 3]],
+                               rtol=1e-12, atol=0)
     np.testing.assert_allclose(log_f[0], [0.0, -1000.0, -2000.0], rtol=1e-12)
     np.testing.assert_allclose(log_f[1], np.log([0.25, 0.25, 0.5]), rtol=1e-12)
     assert np.isfinite(loss) and np.isfinite(dz).all()
-    assert loss == pytest.approx((2000 + np.log(4) + np.log(3)) / 3, rel=1e-12)      # −mean log f(s)_c
+    # −mean log f(s)_c
+    assert loss == pytest.approx((2000 + np.log(4) + np.log(3)) / 3, rel=1e-12)
     np.testing.assert_allclose(softmax(z + 1e6), f, rtol=1e-9, atol=0)            # shift invariance
 
 
@@ -98,12 +106,14 @@ def test_network_gradients_check_by_central_differences():
 def test_h_is_argmax_and_c_is_max_on_a_hand_made_case():
     net = Classifier(3, 2, np.random.default_rng(0), hidden=(2, 2, 2))
     for name in net.params:
-        net.params[name][...] = 0.0                    # every hidden unit is sigmoid(0) = 1/2 whatever the input
+        # every hidden unit is sigmoid(0) = 1/2 whatever the input
+        net.params[name][...] = 0.0
     net.params["b4"][:] = np.log([0.2, 0.5, 0.3])      # so f(s) = (0.2, 0.5, 0.3) for every s
     h, c = net.predict(np.eye(3))
     np.testing.assert_array_equal(h, [1, 1, 1])
     np.testing.assert_allclose(c, 0.5, rtol=1e-12)
-    net.params["W4"][:, 2] = 2 * np.log(4.0)           # logit 2 gains 2·½·2 ln 4 = ln 16: f ∝ (0.2, 0.5, 4.8)
+    # logit 2 gains 2·½·2 ln 4 = ln 16: f ∝ (0.2, 0.5, 4.8)
+    net.params["W4"][:, 2] = 2 * np.log(4.0)
     h, c = net.predict(np.zeros((2, 3)))
     np.testing.assert_array_equal(h, [2, 2])
     np.testing.assert_allclose(c, 4.8 / 5.5, rtol=1e-12)
@@ -131,11 +141,13 @@ def test_predict_agrees_with_the_softmax_and_leaves_z1_alone():
 
 
 def test_a_stack_of_blocks_gives_each_blocks_own_prediction():
-    """The confidence searches score states in blocks of 4 rows stacked (k, 4, width), in one pass: each block's
-    (h, c) must be the bits it gets alone, the sigmoid chosen by a block's size, not the stack's."""
+    """The confidence searches score states in blocks of 4 rows stacked (k, 4, width), in one pass:
+    each block's (h, c) must be the bits it gets alone, the sigmoid chosen by a block's size, not
+    the stack's."""
     rng = np.random.default_rng(5)
     net = Classifier(20, 30, rng, dtype=np.float32)
-    z1 = net.z1(rng.random((4 * 1100, 20)).astype(np.float32)).reshape(1100, 4, -1)   # 1100·4·64 > SMALL
+    # 1100·4·64 > SMALL
+    z1 = net.z1(rng.random((4 * 1100, 20)).astype(np.float32)).reshape(1100, 4, -1)
     h, c = net.predict_from_hidden(z1)
     assert h.shape == c.shape == (1100, 4)
     alone = [net.predict_from_hidden(block) for block in z1]
@@ -161,7 +173,8 @@ def test_folds_partition_the_rows_exactly():
     folds = split_folds(103, 10, np.random.default_rng(5))
     assert len(folds) == 10
     together = np.concatenate(folds)
-    np.testing.assert_array_equal(np.sort(together), np.arange(103))          # every row once, none twice
+    # every row once, none twice
+    np.testing.assert_array_equal(np.sort(together), np.arange(103))
     assert {len(f) for f in folds} == {10, 11}
     assert not np.array_equal(together, np.arange(103))                         # shuffled
     again = split_folds(103, 10, np.random.default_rng(5))
@@ -176,7 +189,8 @@ def test_early_stopping_rule_on_constructed_histories():
     assert early_stopping(losses, patience=3) == (2, True)
     assert early_stopping(losses, patience=4) == (2, False)
     assert early_stopping(losses[:3], patience=1) == (2, False)
-    assert early_stopping([1.0, 0.95, 0.92, 0.91], patience=3, min_delta=0.1) == (0, True)   # too small to count
+    # too small to count
+    assert early_stopping([1.0, 0.95, 0.92, 0.91], patience=3, min_delta=0.1) == (0, True)
     assert early_stopping([1.0, 0.95, 0.8], patience=3, min_delta=0.1) == (2, False)
     assert early_stopping([2.0, 2.0, 2.0], patience=2) == (0, True)            # ties do not improve
     with pytest.raises(ValueError, match="patience"):
@@ -184,7 +198,8 @@ def test_early_stopping_rule_on_constructed_histories():
 
 
 def noisy_two_bit_data(n, rng):
-    """Cost = x0 + x1 of 8 random bits, 30% of the labels replaced at random: a small training set overfits."""
+    """Cost = x0 + x1 of 8 random bits, 30% of the labels replaced at random: a small training set
+    overfits."""
     x = (rng.random((n, 8)) < 0.5).astype(np.float64)
     c = (x[:, 0] + x[:, 1]).astype(np.int64)
     noisy = rng.random(n) < 0.3
@@ -195,38 +210,47 @@ def noisy_two_bit_data(n, rng):
 def test_training_stops_when_validation_loss_turns_up_and_keeps_the_best_epoch():
     rng = np.random.default_rng(0)
     (xt, ct), (xv, cv) = noisy_two_bit_data(60, rng), noisy_two_bit_data(400, rng)
-    cfg = replace(ClassifierConfig(), hidden=(32, 32, 32), lr=1e-2, batch_size=10, patience=5, max_epochs=300,
-                  dtype="float64")
+    cfg = replace(ClassifierConfig(), hidden=(32, 32, 32), lr=1e-2, batch_size=10, patience=5,
+                  max_epochs=300, dtype="float64")
     net, opt = build_classifier(cfg, 8, 2, np.random.default_rng(1))
     history = train(net, opt, xt, ct, xv, cv, cfg, np.random.default_rng(2))
     best = history.best_epoch
     assert history.stopped_early and len(history.val_loss) < cfg.max_epochs
-    assert best == int(np.argmin(history.val_loss)) >= 5                      # it learned before it overfitted
-    assert len(history.val_loss) == len(history.train_loss) == len(history.val_accuracy) == best + cfg.patience + 1
-    assert min(history.val_loss[best + 1:]) > history.val_loss[best]          # no later epoch was better
-    assert history.train_loss[-1] < history.train_loss[best]                  # while training loss kept falling
+    # it learned before it overfitted
+    assert best == int(np.argmin(history.val_loss)) >= 5
+    assert (len(history.val_loss) == len(history.train_loss) == len(history.val_accuracy)
+            == best + cfg.patience + 1)
+    # no later epoch was better
+    assert min(history.val_loss[best + 1:]) > history.val_loss[best]
+    # while training loss kept falling
+    assert history.train_loss[-1] < history.train_loss[best]
     loss, accuracy = evaluate(net, xv, cv)
-    assert loss == history.val_loss[best] and accuracy == history.val_accuracy[best]   # the best epoch's params
+    # the best epoch's params
+    assert loss == history.val_loss[best] and accuracy == history.val_accuracy[best]
 
 
 def test_the_epoch_callback_sees_every_epoch_and_changes_nothing():
     rng = np.random.default_rng(0)
     (xt, ct), (xv, cv) = noisy_two_bit_data(60, rng), noisy_two_bit_data(100, rng)
-    cfg = replace(ClassifierConfig(), hidden=(8, 8, 8), lr=1e-2, batch_size=10, patience=3, max_epochs=20)
+    cfg = replace(ClassifierConfig(), hidden=(8, 8, 8), lr=1e-2, batch_size=10, patience=3,
+                  max_epochs=20)
     runs, seen = [], []
     for on_epoch in (None, lambda at: seen.append((len(at.history.val_loss), at.best))):
         net, opt = build_classifier(cfg, 8, 2, np.random.default_rng(1))
-        runs.append((train(net, opt, xt, ct, xv, cv, cfg, np.random.default_rng(2), on_epoch=on_epoch), net))
+        runs.append((train(net, opt, xt, ct, xv, cv, cfg, np.random.default_rng(2),
+                           on_epoch=on_epoch), net))
     (plain, a), (watched, b) = runs
     assert plain == watched and all(np.array_equal(a.params[k], b.params[k]) for k in a.params)
     assert [epochs for epochs, _ in seen] == list(range(1, len(plain.val_loss) + 1))
-    assert seen[-1][1] == plain.best_epoch                  # the best epoch so far, as early stopping keeps it
+    # the best epoch so far, as early stopping keeps it
+    assert seen[-1][1] == plain.best_epoch
 
 
 def test_fit_trains_fold_i_exactly_as_fit_folds_does():
     rng = np.random.default_rng(6)
     x, cost = (rng.random((60, 6)) < 0.5).astype(np.float32), rng.integers(0, 4, 60)
-    cost[0] = 5                                                                 # H is the largest cost of all data
+    # H is the largest cost of all data
+    cost[0] = 5
     cfg = replace(ClassifierConfig(), hidden=(8, 8, 8), folds=3, max_epochs=4, batch_size=16)
     every = fit_folds(x, cost, cfg, np.random.default_rng(7))
     assert len(every) == 3 and all(net.H == 5 for net, _ in every)
@@ -261,7 +285,8 @@ def test_save_load_round_trip_gives_identical_predictions(tmp_path):
 
 
 def test_learns_the_manhattan_distance_of_8_puzzle_states():
-    """Inputs: the one-hot of states from random walks of 0..30 steps; classes: their Manhattan distance."""
+    """Inputs: the one-hot of states from random walks of 0..30 steps; classes: their Manhattan
+    distance."""
     domain = make_domain("8-puzzle")
     rng = np.random.default_rng(0)
     states = random_walk(domain, rng.integers(0, 31, 2000), rng, n=2000)
@@ -269,6 +294,7 @@ def test_learns_the_manhattan_distance_of_8_puzzle_states():
     cfg = replace(ClassifierConfig(), lr=1e-2, batch_size=32, patience=5, max_epochs=60, folds=5)
     net, history = fit(x, cost, cfg, np.random.default_rng(1))
     assert net.H == cost.max() >= 15
-    assert history.val_accuracy[history.best_epoch] >= 0.9                     # chance: about 1 in 8
+    # chance: about 1 in 8
+    assert history.val_accuracy[history.best_epoch] >= 0.9
     h, c = net.predict(x[:500])
     assert np.mean(h == cost[:500]) >= 0.9 and np.median(c) > 0.8

@@ -1,4 +1,5 @@
-"""The planning network: gradients of both losses by finite differences, the straight-through clip, behaviour."""
+"""The planning network: gradients of both losses by finite differences, the straight-through clip,
+behaviour."""
 import numpy as np
 import pytest
 
@@ -37,7 +38,8 @@ def test_params_have_exactly_the_documented_keys_and_shapes():
         shapes = {k: v.shape for k, v in net.params.items()}
         assert shapes == {"W1": (128, 20), "b1": (20,), "W2": (20, n_out), "b2": (n_out,)}
         assert all(v.dtype == np.float64 for v in net.params.values())
-        assert not net.params["b1"].any() and not net.params["b2"].any()       # biases start at 0 (paper §5)
+        # biases start at 0 (paper §5)
+        assert not net.params["b1"].any() and not net.params["b2"].any()
 
 
 def test_one_output_loss_is_half_squared_error_and_its_gradients_check():
@@ -55,7 +57,8 @@ def test_two_output_loss_is_eq_1_and_its_gradients_check_inside_the_clip_range()
     assert np.all((phi > -5 + 0.1) & (phi < 1 - 0.1))
     mu, sigma_a = net.predict(X)
     loss, _ = net.loss_and_grads(X, y)
-    assert loss == pytest.approx(np.mean((mu - y) ** 2 / (2 * sigma_a ** 2) + np.log(sigma_a)), rel=1e-12)
+    assert loss == pytest.approx(np.mean((mu - y) ** 2 / (2 * sigma_a ** 2) + np.log(sigma_a)),
+                                 rel=1e-12)
     assert_gradcheck(net, X, y)
 
 
@@ -79,21 +82,25 @@ def test_loss_functions_check_on_their_own():
 
 def test_clip_is_straight_through_outside_the_range():
     mu, y = np.array([0.3, 0.3, 0.3, 0.3]), np.array([1.5, 1.5, 0.2, 0.2])
-    phi = np.array([3.0, 1.0, -8.0, -5.0])                   # two outside the range, each next to its bound
+    # two outside the range, each next to its bound
+    phi = np.array([3.0, 1.0, -8.0, -5.0])
     loss_terms = [gaussian_nll(mu[i:i + 1], phi[i:i + 1], y[i:i + 1], -5.0, 1.0) for i in range(4)]
     for outside, bound in ((0, 1), (2, 3)):
-        # same σ_a, same loss, and the same (non-zero) gradient as at the bound: not the true derivative, 0
+        # same σ_a, same loss, and the same (non-zero) gradient as at the bound: not the true
+        # derivative, 0
         assert loss_terms[outside][0] == loss_terms[bound][0]
         assert loss_terms[outside][2][0] == loss_terms[bound][2][0] != 0.0
         assert loss_terms[outside][1][0] == loss_terms[bound][1][0]
-    np.testing.assert_allclose(phi_to_sigma_a(phi, -5.0, 1.0), softplus(np.array([1.0, 1.0, -5.0, -5.0])))
+    np.testing.assert_allclose(phi_to_sigma_a(phi, -5.0, 1.0),
+                               softplus(np.array([1.0, 1.0, -5.0, -5.0])))
 
 
 def test_straight_through_in_the_network_gradient():
     net, X, y, _ = small_net(2)
     net.params["b2"][1] = 40.0                                # every φ far above φ_max = 1
     _, grads_far = net.loss_and_grads(X, y)
-    net.params["b2"][1] = 40.0 - (phi_of(net, X).min() - 1.0) # shift so the smallest φ sits exactly at 1
+    # shift so the smallest φ sits exactly at 1
+    net.params["b2"][1] = 40.0 - (phi_of(net, X).min() - 1.0)
     assert np.all(phi_of(net, X) >= 1.0)
     _, grads_bound = net.loss_and_grads(X, y)
     for name in grads_far:
@@ -106,7 +113,8 @@ def test_dropout_draws_a_fresh_mask_from_the_network_rng_every_call():
     twin, _, _, _ = small_net(1, dropout=0.3, seed=2)
     g1, g2 = net.loss_and_grads(X, y)[1], net.loss_and_grads(X, y)[1]
     assert not np.allclose(g1["W1"], g2["W1"])                # a new mask each step
-    np.testing.assert_array_equal(twin.loss_and_grads(X, y)[1]["W1"], g1["W1"])   # same seed, same masks
+    # same seed, same masks
+    np.testing.assert_array_equal(twin.loss_and_grads(X, y)[1]["W1"], g1["W1"])
     with pytest.raises(ValueError, match="dropout=0"):
         small_net(1)[0].loss_and_grads(X, y, mask=np.ones((11, 7)))
 

@@ -1,10 +1,12 @@
-"""Layers by hand: every backward pass against central differences, plus the small contracts of each layer."""
+"""Layers by hand: every backward pass against central differences, plus the small contracts of each
+layer."""
 import numpy as np
 import pytest
 
 from la.nn.gradcheck import GradCheck, check_grads, numeric_grad, rel_error, report
-from la.nn.layers import (dense_backward, dense_forward, dropout_backward, dropout_forward, dropout_mask,
-                          he_normal, relu_backward, relu_forward, sigmoid, softplus, softplus_grad)
+from la.nn.layers import (dense_backward, dense_forward, dropout_backward, dropout_forward,
+                          dropout_mask, he_normal, relu_backward, relu_forward, sigmoid, softplus,
+                          softplus_grad)
 
 TOL = 1e-6
 
@@ -51,8 +53,10 @@ def test_dropout_backward_matches_finite_differences_and_applies_the_mask():
     G = rng.standard_normal((50, 8))
     _, cache = dropout_forward(a, mask)
     da = dropout_backward(G, cache)
-    assert_all_pass(check_grads(lambda: float(np.sum(dropout_forward(a, mask)[0] * G)), {"a": a}, {"a": da}))
-    assert np.all(da[mask == 0] == 0)                        # dropped units: no gradient, unlike `FastNN.Backward`
+    assert_all_pass(check_grads(lambda: float(np.sum(dropout_forward(a, mask)[0] * G)), {"a": a},
+                                {"a": da}))
+    # dropped units: no gradient, unlike `FastNN.Backward`
+    assert np.all(da[mask == 0] == 0)
     np.testing.assert_allclose(da[mask > 0], G[mask > 0] / 0.7)
 
 
@@ -60,7 +64,8 @@ def test_dropout_mask_is_inverted_and_reproducible():
     mask = dropout_mask((400, 250), 0.2, np.random.default_rng(4))
     assert set(np.unique(mask)) == {0.0, 1 / 0.8}
     assert abs(np.mean(mask == 0) - 0.2) < 0.01
-    assert abs(mask.mean() - 1.0) < 0.01                     # E[mask] = 1: no rescaling needed at prediction
+    # E[mask] = 1: no rescaling needed at prediction
+    assert abs(mask.mean() - 1.0) < 0.01
     np.testing.assert_array_equal(mask, dropout_mask((400, 250), 0.2, np.random.default_rng(4)))
     assert np.all(dropout_mask((3, 3), 0.0, np.random.default_rng(4)) == 1)
 
@@ -84,7 +89,8 @@ def test_he_normal_scale_dtype_and_determinism():
 
 def test_softplus_and_sigmoid_are_stable_and_correct():
     x = np.array([-1000.0, -30.0, -1.0, 0.0, 1.0, 30.0, 1000.0])
-    with np.errstate(over="raise", invalid="raise", divide="raise"):   # underflow to 0 is the right answer
+    # underflow to 0 is the right answer
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
         sp, sg = softplus(x), sigmoid(x)
     np.testing.assert_allclose(sp[2:6], np.log1p(np.exp(x[2:6])), rtol=1e-12)
     assert sp[0] == 0.0 and sp[-1] == 1000.0
@@ -106,8 +112,10 @@ def test_gradcheck_reports_one_line_per_parameter_and_flags_failures():
     assert not bad[0].ok
     text = report(rows + [GradCheck("y", 1.0, 2.0, 0.3)])
     lines = text.splitlines()
-    assert len(lines) == 3 and "rel. error" in lines[0] and lines[1].startswith("x ") and "FAILS" in lines[2]
-    np.testing.assert_array_equal(x, [1.0, 2.0])             # the check restores every entry it perturbs
+    assert (len(lines) == 3 and "rel. error" in lines[0] and lines[1].startswith("x ")
+            and "FAILS" in lines[2])
+    # the check restores every entry it perturbs
+    np.testing.assert_array_equal(x, [1.0, 2.0])
 
 
 def test_gradcheck_refuses_float32_and_mismatched_keys():

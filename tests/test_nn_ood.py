@@ -1,5 +1,6 @@
-"""Training with OOD inputs (Heller et al. 2022): L^OOD and its gradients, the batch mix, the two noises on fact
-vectors and on features, and the effect that motivates it: low confidence on noise, accuracy kept."""
+"""Training with OOD inputs (Heller et al. 2022): L^OOD and its gradients, the batch mix, the two
+noises on fact vectors and on features, and the effect that motivates it: low confidence on noise,
+accuracy kept."""
 from dataclasses import replace
 
 import numpy as np
@@ -11,7 +12,8 @@ from la.features import OneHot
 from la.heller.classifier import Classifier, cross_entropy, log_softmax
 from la.heller.classifier_fit import fit, train
 from la.heller.config import ClassifierConfig, build_classifier
-from la.heller.ood import UniformNoise, WeightedNoise, input_kind, mixed_loss_and_grads, ood_loss, ood_rows
+from la.heller.ood import (UniformNoise, WeightedNoise, input_kind, mixed_loss_and_grads, ood_loss,
+                           ood_rows)
 from la.heuristics.classical import Manhattan
 from la.nn.gradcheck import check_grads, numeric_grad, rel_error, report
 
@@ -19,7 +21,8 @@ TOL = 1e-6
 
 
 def binomial_ok(freq, p, n, z=5.0):
-    """|freq − p| within z binomial standard deviations (plus one count, for p at 0 or 1), entrywise."""
+    """|freq − p| within z binomial standard deviations (plus one count, for p at 0 or 1),
+    entrywise."""
     return np.abs(freq - p) <= z * np.sqrt(p * (1 - p) / n) + 1 / n
 
 
@@ -31,7 +34,8 @@ def test_ood_loss_is_the_cross_entropy_with_the_uniform_target_and_its_gradient_
     assert rel_error(dz, numeric_grad(lambda: ood_loss(z)[0], z)) < TOL
     _, dz_w = ood_loss(z, weight=w)
     assert rel_error(dz_w, numeric_grad(lambda: ood_loss(z, weight=w)[0], z)) < TOL
-    flat = np.full((3, 5), 4.2)                                   # f uniform: the minimum, log(H + 1)
+    # f uniform: the minimum, log(H + 1)
+    flat = np.full((3, 5), 4.2)
     loss, dz = ood_loss(flat)
     assert loss == pytest.approx(np.log(5), rel=1e-12) and np.abs(dz).max() < 1e-15
     with np.errstate(over="raise", invalid="raise", divide="raise", under="ignore"):
@@ -86,7 +90,8 @@ def test_training_batches_carry_exactly_the_stated_noise_rows(Y, expected):
     net, opt = build_classifier(cfg, 6, 2, np.random.default_rng(3))
     sampler = Recording(x)
     train(net, opt, x, c, x[:10], c[:10], cfg, np.random.default_rng(4), sampler, Y)
-    assert sampler.calls == expected * 2                          # batches of 32, 32, 6 training rows, two epochs
+    # batches of 32, 32, 6 training rows, two epochs
+    assert sampler.calls == expected * 2
 
 
 def test_Y_zero_is_plain_training_and_Y_needs_a_sampler():
@@ -115,7 +120,8 @@ def test_uniform_noise_on_fact_vectors_is_a_fair_coin_per_entry():
     assert noise.kind == "binary"
     s = noise(20000, np.random.default_rng(8))
     assert s.shape == (20000, 12) and s.dtype == np.float32 and set(np.unique(s)) == {0.0, 1.0}
-    assert binomial_ok(s.mean(axis=0), 0.5, 20000).all()         # constant entries too: the paper's ½ for all
+    # constant entries too: the paper's ½ for all
+    assert binomial_ok(s.mean(axis=0), 0.5, 20000).all()
     np.testing.assert_array_equal(s, noise(20000, np.random.default_rng(8)))
     assert noise(0, np.random.default_rng(8)).shape == (0, 12)
 
@@ -132,7 +138,8 @@ def test_weighted_noise_on_fact_vectors_matches_each_entrys_frequency():
 
 
 def pdb_like_features(rng, n=2000):
-    """Three entries like la.features': a PDB value / its scale, a 0/1 indicator, a blank cell / 9."""
+    """Three entries like la.features': a PDB value / its scale, a 0/1 indicator, a blank cell /
+    9."""
     pdb = np.minimum(rng.poisson(4.0, n), 12) / 12
     indicator = (rng.random(n) < 0.2).astype(float)
     cell = rng.choice([0, 2, 4, 8], n, p=[0.7, 0.1, 0.1, 0.1]) / 9
@@ -148,7 +155,8 @@ def test_uniform_noise_on_features_is_uniform_over_each_entrys_training_values()
     for e in range(3):
         values = np.unique(x[:, e])
         drawn, counts = np.unique(s[:, e], return_counts=True)
-        np.testing.assert_array_equal(drawn, values)              # only values the entry takes, each of them
+        # only values the entry takes, each of them
+        np.testing.assert_array_equal(drawn, values)
         assert binomial_ok(counts / 30000, 1 / len(values), 30000).all()
 
 
@@ -161,8 +169,10 @@ def test_weighted_noise_on_features_draws_each_entry_from_its_empirical_marginal
         drawn, drawn_counts = np.unique(s[:, e], return_counts=True)
         assert set(drawn) <= set(values)
         freq = dict(zip(drawn, drawn_counts / 30000))
-        assert binomial_ok(np.array([freq.get(v, 0.0) for v in values]), counts / len(x), 30000).all()
-    # entries are drawn independently: the joint frequency of two entries is the product of the marginals
+        assert binomial_ok(np.array([freq.get(v, 0.0) for v in values]), counts / len(x),
+                           30000).all()
+    # entries are drawn independently: the joint frequency of two entries is the product of the
+    # marginals
     both = np.mean((s[:, 1] == 1) & (s[:, 2] == 0))
     p = np.mean(x[:, 1] == 1) * np.mean(x[:, 2] == 0)
     assert binomial_ok(both, p, 30000)
@@ -170,8 +180,10 @@ def test_weighted_noise_on_features_draws_each_entry_from_its_empirical_marginal
 
 def test_kind_is_detected_or_chosen_and_bad_inputs_are_refused():
     bits, _ = fact_vectors(np.random.default_rng(15))
-    assert input_kind(bits) == "binary" and input_kind(pdb_like_features(np.random.default_rng(0))) == "features"
-    as_features = UniformNoise(bits, kind="features")             # the 0/1 values of each varying entry
+    assert (input_kind(bits) == "binary"
+            and input_kind(pdb_like_features(np.random.default_rng(0))) == "features")
+    # the 0/1 values of each varying entry
+    as_features = UniformNoise(bits, kind="features")
     s = as_features(20000, np.random.default_rng(16))
     assert (s[:, 0] == 0).all() and binomial_ok(s[:, 5].mean(), 0.5, 20000)
     with pytest.raises(ValueError, match="all 0 or 1"):
@@ -185,7 +197,8 @@ def test_kind_is_detected_or_chosen_and_bad_inputs_are_refused():
 
 
 def test_weighted_noise_training_lowers_confidence_on_noise_and_keeps_accuracy():
-    """Heller et al.'s Table 1 in miniature: the 8-puzzle's Manhattan distance classes, standard vs W50."""
+    """Heller et al.'s Table 1 in miniature: the 8-puzzle's Manhattan distance classes, standard vs
+    W50."""
     domain = make_domain("8-puzzle")
     rng = np.random.default_rng(0)
     states = random_walk(domain, rng.integers(0, 31, 2000), rng, n=2000)
@@ -198,5 +211,7 @@ def test_weighted_noise_training_lowers_confidence_on_noise_and_keeps_accuracy()
     for history in (h_std, h_ood):
         assert history.val_accuracy[history.best_epoch] >= 0.9
     c_std, c_ood = np.median(standard.predict(s_bar)[1]), np.median(trained.predict(s_bar)[1])
-    assert c_std > 0.5 and c_ood < 0.2                            # 1/(H+1) = 1/23 is the least it can be
-    assert np.median(trained.predict(x)[1]) > 0.8                 # still confident on the training states
+    # 1/(H+1) = 1/23 is the least it can be
+    assert c_std > 0.5 and c_ood < 0.2
+    # still confident on the training states
+    assert np.median(trained.predict(x)[1]) > 0.8

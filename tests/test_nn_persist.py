@@ -1,4 +1,5 @@
-"""Persistence: round trips without pickle, resumption that matches an uninterrupted run, errors that name the key."""
+"""Persistence: round trips without pickle, resumption that matches an uninterrupted run, errors
+that name the key."""
 import json
 import os
 import re
@@ -77,7 +78,8 @@ def test_wunn_round_trip(tmp_path):
 def test_adam_round_trip_keeps_moments_step_and_variant(tmp_path):
     params = {"w": np.ones((2, 3), dtype=np.float32), "b": np.zeros(3, dtype=np.float32)}
     opt = Adam(params, lr=0.01, nesterov=True, frozen_bias_correction=True)
-    opt.step(params, {"w": np.full((2, 3), 0.5, dtype=np.float32), "b": np.ones(3, dtype=np.float32)})
+    opt.step(params,
+             {"w": np.full((2, 3), 0.5, dtype=np.float32), "b": np.ones(3, dtype=np.float32)})
     save(opt, tmp_path / "adam.npz")
     back = load(tmp_path / "adam.npz")
     assert back.config() == opt.config() and back.t == 1
@@ -137,7 +139,8 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch):
     save(first, tmp_path / "net.npz")                                        # overwrite in place
     assert os.listdir(tmp_path) == ["net.npz"]
 
-    def interrupted_savez(f, **arrays):                                      # dies half-way through writing
+    # dies half-way through writing
+    def interrupted_savez(f, **arrays):
         f.write(b"PK\x03\x04 half a zip file")
         raise OSError("disk full")
 
@@ -145,8 +148,10 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="disk full"):
         save(FFNN(4, 3, 1, np.random.default_rng(2)), tmp_path / "net.npz")
     monkeypatch.undo()
-    assert os.listdir(tmp_path) == ["net.npz"]                               # no temporary file left behind
-    np.testing.assert_array_equal(load(tmp_path / "net.npz").params["W1"], first.params["W1"])   # old file intact
+    # no temporary file left behind
+    assert os.listdir(tmp_path) == ["net.npz"]
+    # old file intact
+    np.testing.assert_array_equal(load(tmp_path / "net.npz").params["W1"], first.params["W1"])
 
 
 def test_an_ffnn_keeps_its_target_scale_and_a_file_saved_without_one_reads_as_y_over_10(tmp_path):
@@ -155,7 +160,8 @@ def test_an_ffnn_keeps_its_target_scale_and_a_file_saved_without_one_reads_as_y_
     assert load(tmp_path / "scaled.npz").scale == 20.0
     with np.load(tmp_path / "scaled.npz") as data:
         meta = json.loads(str(data[META][0]))
-    del meta["config"]["scale"]                                             # as files written before the scale was
+    # as files written before the scale was
+    del meta["config"]["scale"]
     rewrite(tmp_path / "scaled.npz", replace={META: np.array([json.dumps(meta)])})
     assert load(tmp_path / "scaled.npz").scale == 10.0
 
@@ -171,28 +177,37 @@ def rewrite_meta(path, change):
 def make(kind):
     from la.heller.classifier import Classifier
     rng = np.random.default_rng(0)
-    return {"WUNN": lambda: WUNN(4, 3, rng), "Classifier": lambda: Classifier(4, 3, rng, hidden=(5, 6)),
+    return {"WUNN": lambda: WUNN(4, 3, rng),
+            "Classifier": lambda: Classifier(4, 3, rng, hidden=(5, 6)),
             "Adam": lambda: Adam({"w": np.zeros((2, 3))})}[kind]()
 
 
-# Issue 39: sizes the metadata claims are compared with the stored arrays before anything that size is allocated
-# (10^12 would be a MemoryError), and every stored number must be finite.
+# Issue 39: sizes the metadata claims are compared with the stored arrays before anything that size
+# is allocated (10^12 would be a MemoryError), and every stored number must be finite.
 DAMAGED = [
-    ("WUNN", lambda m: m["config"].update(n_hidden=10**9), {}, r"key 'W1_mu' has shape \(4, 3\), expected \(4, 10+\)"),
-    ("WUNN", lambda m: m["config"].update(n_in=0), {}, "gives n_in = 0, expected a whole number >= 1"),
-    ("Classifier", lambda m: m["config"].update(H=10**12), {}, r"key 'W3' has shape \(6, 4\), expected \(6, 10+1\)"),
+    ("WUNN", lambda m: m["config"].update(n_hidden=10**9), {},
+     r"key 'W1_mu' has shape \(4, 3\), expected \(4, 10+\)"),
+    ("WUNN", lambda m: m["config"].update(n_in=0), {},
+     "gives n_in = 0, expected a whole number >= 1"),
+    ("Classifier", lambda m: m["config"].update(H=10**12), {},
+     r"key 'W3' has shape \(6, 4\), expected \(6, 10+1\)"),
     ("Classifier", lambda m: m["config"].update(hidden=[5, -6]), {}, "gives a hidden width = -6"),
-    ("Classifier", lambda m: m["config"].update(hidden="56"), {}, "expected a list of layer widths"),
-    ("Adam", lambda m: m["shapes"].update(w=[10**6, 10**6]), {}, r"key 'm/w' has shape \(2, 3\), expected \(10+, 10+\)"),
+    ("Classifier", lambda m: m["config"].update(hidden="56"), {},
+     "expected a list of layer widths"),
+    ("Adam", lambda m: m["shapes"].update(w=[10**6, 10**6]), {},
+     r"key 'm/w' has shape \(2, 3\), expected \(10+, 10+\)"),
     ("Adam", lambda m: m["shapes"].update(w="big"), {}, "gives the shape of 'w' as 'big'"),
-    ("Adam", lambda m: m["dtypes"].update(w="U3"), {}, "gives dtypes.w dtype 'U3', expected float32 or float64"),
+    ("Adam", lambda m: m["dtypes"].update(w="U3"), {},
+     "gives dtypes.w dtype 'U3', expected float32 or float64"),
     ("Adam", None, {"v/w": np.full((2, 3), np.inf)}, "key 'v/w' holds NaN or infinite values"),
-    ("WUNN", None, {"b1_rho": np.array([0.0, np.nan, 0.0])}, "key 'b1_rho' holds NaN or infinite values"),
+    ("WUNN", None, {"b1_rho": np.array([0.0, np.nan, 0.0])},
+     "key 'b1_rho' holds NaN or infinite values"),
 ]
 
 
 @pytest.mark.parametrize("kind, meta, arrays, said", DAMAGED)
-def test_damaged_sizes_and_numbers_are_refused_naming_the_file_and_key(kind, meta, arrays, said, tmp_path):
+def test_damaged_sizes_and_numbers_are_refused_naming_the_file_and_key(kind, meta, arrays, said,
+                                                                       tmp_path):
     path = tmp_path / "saved.npz"
     save(make(kind), path)
     assert type(load(path)).__name__ == kind
@@ -203,16 +218,20 @@ def test_damaged_sizes_and_numbers_are_refused_naming_the_file_and_key(kind, met
         load(path)
 
 
-@pytest.mark.parametrize("state", [{"bit_generator": "default_rng"}, {"bit_generator": "SeedSequence"},
+@pytest.mark.parametrize("state", [{"bit_generator": "default_rng"},
+                                   {"bit_generator": "SeedSequence"},
                                    {"bit_generator": "PCG64", "state": "garbage"},
                                    {"bit_generator": "PCG64", "state": {"state": -1, "inc": 1}},
-                                   {"bit_generator": "MT19937", "state": {"key": [1, 2], "pos": 0}}, ["PCG64"]])
+                                   {"bit_generator": "MT19937", "state": {"key": [1, 2], "pos": 0}},
+                                   ["PCG64"]])
 def test_a_damaged_dropout_rng_state_is_refused_naming_the_file(state, tmp_path):
-    """Issue 39, cases 14-15: TypeError, AttributeError, OverflowError, IndexError, ... become one ValueError."""
+    """Issue 39, cases 14-15: TypeError, AttributeError, OverflowError, IndexError, ... become one
+    ValueError."""
     path = tmp_path / "net.npz"
     save(FFNN(4, 3, 2, np.random.default_rng(0)), path)
     rewrite_meta(path, lambda meta: meta.update(rng_state=state))
-    with pytest.raises(ValueError, match=f"^{re.escape(str(path))}: key '__meta__' has (no usable|a damaged) 'rng_state'"):
+    with pytest.raises(ValueError, match=f"^{re.escape(str(path))}: key '__meta__' has "
+                                         "(no usable|a damaged) 'rng_state'"):
         load(path)
 
 
@@ -228,8 +247,10 @@ def test_an_array_whose_own_header_lies_about_its_size_is_refused_naming_it(shap
             data = good.read(member)
             if member.filename == "W1.npy":
                 header = bytes_io.BytesIO()
-                np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": shape})
+                np.lib.format.write_array_header_1_0(
+                    header, {"descr": "<f8", "fortran_order": False, "shape": shape})
                 data = header.getvalue() + bytes(96)
             bad.writestr(member, data)
-    with pytest.raises(ValueError, match=f"^{re.escape(str(lying))}: key 'W1' cannot be read \\({why}"):
+    with pytest.raises(ValueError,
+                       match=f"^{re.escape(str(lying))}: key 'W1' cannot be read \\({why}"):
         load(lying)

@@ -1,4 +1,5 @@
-"""The WUNN: Eq. (2) and its gradients with fixed noise, the closed-form KL, σ_e sampled and exact, behaviour."""
+"""The WUNN: Eq. (2) and its gradients with fixed noise, the closed-form KL, σ_e sampled and exact,
+behaviour."""
 import numpy as np
 import pytest
 
@@ -33,7 +34,8 @@ def test_params_have_exactly_the_documented_keys_and_shapes():
 def test_reference_rho_initialisation_scales_the_whole_draw_by_the_he_factor():
     net = WUNN(128, 20, np.random.default_rng(1))
     rho1, rho2 = net.params["W1_rho"], net.params["W2_rho"]
-    assert rho1.mean() == pytest.approx(-5 * np.sqrt(2 / 128), abs=0.02)      # ≈ −0.625 (`BayesLayer`)
+    # ≈ −0.625 (`BayesLayer`)
+    assert rho1.mean() == pytest.approx(-5 * np.sqrt(2 / 128), abs=0.02)
     assert rho1.std() == pytest.approx(np.sqrt(2 / 128), abs=0.01)            # ≈ 0.125
     assert rho2.mean() == pytest.approx(-5 * np.sqrt(2 / 20), abs=0.15)       # ≈ −1.58
     assert softplus(rho1).mean() == pytest.approx(0.43, abs=0.02)
@@ -51,10 +53,12 @@ def test_closed_form_kl_agrees_with_monte_carlo():
     kl, _, _ = gaussian_kl(mu, sigma, 0.0, 10.0)
     w = mu + sigma * rng.standard_normal((400_000, 4))                       # w ~ q
     log_q = -0.5 * ((w - mu) / sigma) ** 2 - np.log(sigma)
-    log_p = -0.5 * w ** 2 / 10.0 - 0.5 * np.log(10.0)                          # common constants cancel
+    # common constants cancel
+    log_p = -0.5 * w ** 2 / 10.0 - 0.5 * np.log(10.0)
     estimate = np.sum(np.mean(log_q - log_p, axis=0))
     assert estimate == pytest.approx(kl, rel=0.01)
-    assert gaussian_kl(np.zeros(3), np.full(3, np.sqrt(10.0)), 0.0, 10.0)[0] == pytest.approx(0.0, abs=1e-12)
+    assert (gaussian_kl(np.zeros(3), np.full(3, np.sqrt(10.0)), 0.0, 10.0)[0]
+            == pytest.approx(0.0, abs=1e-12))
 
 
 def test_kl_gradients_check():
@@ -67,7 +71,8 @@ def test_kl_gradients_check():
 def test_lrt_layer_gradients_check(a_shape):
     rng = np.random.default_rng(4)
     arrays = {"a": rng.standard_normal(a_shape), "W_mu": rng.standard_normal((4, 5)),
-              "W_rho": rng.normal(-1, 0.5, (4, 5)), "b_mu": rng.standard_normal(5), "b_rho": rng.normal(-2, 0.5, 5)}
+              "W_rho": rng.normal(-1, 0.5, (4, 5)), "b_mu": rng.standard_normal(5),
+              "b_rho": rng.normal(-2, 0.5, 5)}
     xi, G = rng.standard_normal((3, 6, 5)), rng.standard_normal((3, 6, 5))
     f = lambda: float(np.sum(lrt_forward(**arrays, xi=xi)[0] * G))
     _, cache = lrt_forward(**arrays, xi=xi)
@@ -106,7 +111,8 @@ def test_predict_is_the_training_forward_pass_with_the_same_noise():
     net, X, _, _ = small_wunn(8)
     K = 50
     mean, sigma_e = net.predict(X, K, np.random.default_rng(9))
-    noise = np.random.default_rng(9)                                         # predict's draws, in its order
+    # predict's draws, in its order
+    noise = np.random.default_rng(9)
     xi = [noise.standard_normal((K, 11, 7)), noise.standard_normal((K, 11, 1))]
     y_hat, _ = net.forward(X, xi)
     np.testing.assert_allclose(mean, y_hat.mean(axis=0), rtol=1e-10)
@@ -117,8 +123,10 @@ def test_closed_form_agrees_with_sampling_actual_weights():
     net, X, _, rng = small_wunn(10)
     mean, sigma_e = net.predict_exact(X)
     N, p, sigma = 100_000, net.params, net.sigmas()
-    draw = lambda name: p[name + "_mu"] + sigma[name] * rng.standard_normal((N,) + p[name + "_mu"].shape)
-    W1, b1, W2, b2 = draw("W1"), draw("b1"), draw("W2"), draw("b2")          # no local reparameterisation
+    draw = lambda name: (p[name + "_mu"]
+                         + sigma[name] * rng.standard_normal((N,) + p[name + "_mu"].shape))
+    # no local reparameterisation
+    W1, b1, W2, b2 = draw("W1"), draw("b1"), draw("W2"), draw("b2")
     h = np.maximum(np.einsum("ni,sij->snj", X, W1) + b1[:, None, :], 0)
     y_hat = np.einsum("snj,sjk->snk", h, W2)[..., 0] + b2                    # (N, n)
     np.testing.assert_allclose(mean, y_hat.mean(axis=0), atol=4 * sigma_e.max() / np.sqrt(N) + 1e-3)
@@ -130,9 +138,11 @@ def test_sampled_sigma_e_converges_to_the_closed_form_as_k_grows():
     net = WUNN(16, 20, rng)
     X = (rng.random((40, 16)) < 0.3).astype(float)
     _, exact = net.predict_exact(X)
-    errors = [np.mean(np.abs(net.predict(X, K, rng)[1] / exact - 1)) for K in (10, 100, 1000, 20_000)]
+    errors = [np.mean(np.abs(net.predict(X, K, rng)[1] / exact - 1))
+              for K in (10, 100, 1000, 20_000)]
     assert errors[0] > errors[1] > errors[2] > errors[3]
-    assert errors[1] < 0.15 and errors[3] < 0.01                             # ≈ 1/√(2K) relative error
+    # ≈ 1/√(2K) relative error
+    assert errors[1] < 0.15 and errors[3] < 0.01
 
 
 def test_predict_chunks_rows_and_is_reproducible():
@@ -148,7 +158,8 @@ def test_predict_chunks_rows_and_is_reproducible():
 
 
 def test_sigma_e_is_several_times_larger_far_from_the_training_inputs():
-    """Train on binary inputs that only use bits 0-7; 'far' inputs use only bits 8-15, never seen."""
+    """Train on binary inputs that only use bits 0-7; 'far' inputs use only bits 8-15, never
+    seen."""
     rng = np.random.default_rng(13)
 
     def inputs(n, first_bit):
@@ -162,7 +173,8 @@ def test_sigma_e_is_several_times_larger_far_from_the_training_inputs():
     opt = Adam(net.params, lr=0.01, nesterov=True, frozen_bias_correction=True)
     for _ in range(1000):
         batch = rng.choice(200, 50, replace=False)
-        opt.step(net.params, net.sample_loss_and_grads(X_train[batch], y_train[batch], 0.001, 5, rng)[1])
+        opt.step(net.params,
+                 net.sample_loss_and_grads(X_train[batch], y_train[batch], 0.001, 5, rng)[1])
     on, far = net.predict(X_train, 100, rng)[1], net.predict(X_far, 100, rng)[1]
     assert np.median(far) > 5 * np.median(on)
     assert far.min() > 3 * on.max()

@@ -1,5 +1,6 @@
-"""Records labelled by optimal plans, checked against breadth-first distances on small domains (8-puzzle,
-7-pancake, 6-blocksworld), their files, and the optimal-plan network trained on them end to end."""
+"""Records labelled by optimal plans, checked against breadth-first distances on small domains
+(8-puzzle, 7-pancake, 6-blocksworld), their files, and the optimal-plan network trained on them end
+to end."""
 from dataclasses import replace
 
 import numpy as np
@@ -11,8 +12,9 @@ from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.features.encodings import for_domain
 from la.nn.config import FFNNConfig, build_ffnn
-from la.rivals.optimal_labels import (OptimalPlanConfig, labelled_states, load_records, optimal_plan_config,
-                               optimal_solver, train_optimal_plan_network)
+from la.rivals.optimal_labels import (OptimalPlanConfig, labelled_states, load_records,
+                                      optimal_plan_config, optimal_solver,
+                                      train_optimal_plan_network)
 from la.search import check_plan
 from la.search.bfs import ExactDistances
 
@@ -44,8 +46,10 @@ def test_every_label_is_the_breadth_first_distance(domain, exact):
 def test_records_are_distinct_and_begin_with_the_goal_at_zero():
     records = label(EIGHT)
     assert np.array_equal(records.states[0], EIGHT.goal) and records.h_star[0] == 0
-    assert len(np.unique(records.states, axis=0)) == len(records.states)     # one label per state: distinct pairs
-    assert records.h_star.max() > 15                                         # the walks reach beyond the goal
+    # one label per state: distinct pairs
+    assert len(np.unique(records.states, axis=0)) == len(records.states)
+    # the walks reach beyond the goal
+    assert records.h_star.max() > 15
 
 
 def test_the_same_seed_gives_the_same_records_and_another_seed_others():
@@ -73,7 +77,8 @@ def test_a_node_limit_leaves_hard_starts_out_and_counts_them(exact):
 
 
 def test_too_few_reachable_states_is_an_error_not_a_hang():
-    with pytest.raises(ValueError, match="2 batches of 5 starts added no record .* walks of 1–1 steps reach too few"):
+    with pytest.raises(ValueError, match="2 batches of 5 starts added no record .* walks of 1–1 "
+                                         "steps reach too few"):
         label(EIGHT, n=10, config=replace(SMALL, walk_lengths=(1, 1), patience=2))
 
 
@@ -82,10 +87,12 @@ def test_saved_records_round_trip_and_a_resumed_labelling_ends_as_an_uninterrupt
     part = label(EIGHT, n=100, path=path)
     saved, about = load_records(path)
     assert len(saved.h_star) >= 100 and about["domain"] == EIGHT.name
-    assert np.array_equal(saved.states[:100], part.states) and np.array_equal(saved.h_star[:100], part.h_star)
+    assert (np.array_equal(saved.states[:100], part.states)
+            and np.array_equal(saved.h_star[:100], part.h_star))
     assert (saved.solved, saved.unsolved) == (part.solved, part.unsolved)
     resumed, whole = label(EIGHT, path=path), label(EIGHT)
-    assert np.array_equal(resumed.states, whole.states) and np.array_equal(resumed.h_star, whole.h_star)
+    assert (np.array_equal(resumed.states, whole.states)
+            and np.array_equal(resumed.h_star, whole.h_star))
     assert resumed.solved == whole.solved
     with pytest.raises(ValueError, match="another labelling"):
         label(EIGHT, seed=1, path=path)
@@ -103,9 +110,9 @@ def test_a_damaged_records_file_is_a_one_line_error_naming_it(damage, tmp_path):
 
 
 def test_bad_configurations_are_refused():
-    for changes, message in [({"walk_lengths": (5, 2)}, "walk_lengths"), ({"records": 0}, "records"),
-                             ({"node_limit": 0}, "node_limit"), ({"patience": 0}, "patience"),
-                             ({"records": 301}, "ffnn_batch")]:
+    for changes, message in [({"walk_lengths": (5, 2)}, "walk_lengths"),
+                             ({"records": 0}, "records"), ({"node_limit": 0}, "node_limit"),
+                             ({"patience": 0}, "patience"), ({"records": 301}, "ffnn_batch")]:
         with pytest.raises(ValueError, match=message):
             replace(SMALL, **changes)
 
@@ -114,8 +121,10 @@ def test_each_domain_takes_its_walk_lengths_and_its_alpha_networks_learn_config(
     assert optimal_plan_config("15-puzzle") == OptimalPlanConfig()
     for name, lengths in [("24-pancake", (1, 150)), ("15-blocksworld", (1, 400))]:
         assert optimal_plan_config(name).walk_lengths == lengths
-        assert optimal_plan_config(name).learn == DOMAINS[name].learn()         # the α network's: 8 hidden units
-    assert optimal_plan_config("15-puzzle").max_steps == 49 * 1000            # (NumIter − 1) × TrainIter
+        # the α network's: 8 hidden units
+        assert optimal_plan_config(name).learn == DOMAINS[name].learn()
+    # (NumIter − 1) × TrainIter
+    assert optimal_plan_config("15-puzzle").max_steps == 49 * 1000
     assert optimal_plan_config("8-puzzle").walk_lengths == OptimalPlanConfig().walk_lengths
 
 
@@ -124,16 +133,19 @@ def test_training_on_the_records_brings_10_mu_closer_to_h_star():
     result = train_optimal_plan_network(EIGHT, SMALL, np.random.default_rng(seed))
     records = result.records
     X = result.encoding(records.states)
-    # The same initial network: the one train_optimal_plan_network builds from the first child generator.
+    # The same initial network: the one train_optimal_plan_network builds from the first child
+    # generator.
     untrained, _ = build_ffnn(LEARN.ffnn, X.shape[1], np.random.default_rng(seed).spawn(1)[0])
 
     def error(net):
         return np.abs(net.scale * net.predict(X)[0] - records.h_star).mean()
     assert result.net.n_out == 2 and 0 < result.steps <= SMALL.max_steps
     assert error(result.net) < 0.5 * error(untrained)
-    assert np.array_equal(records.states, label(EIGHT, seed=seed).states)         # the labels used its generator
+    # the labels used its generator
+    assert np.array_equal(records.states, label(EIGHT, seed=seed).states)
 
 
 def test_an_encoding_of_another_domain_is_refused():
     with pytest.raises(ValueError, match="encodes 15-puzzle states"):
-        train_optimal_plan_network(EIGHT, SMALL, np.random.default_rng(0), encoding=for_domain(SlidingTile(4)))
+        train_optimal_plan_network(EIGHT, SMALL, np.random.default_rng(0),
+                                   encoding=for_domain(SlidingTile(4)))

@@ -1,7 +1,7 @@
 """PDB heuristics for IDA* (`la.heuristics.pdb`) and `la.solve --heuristic pdb|max-pdb|exact`.
 
-Small domains (an 8-puzzle, an 8-pancake, a 6-blocksworld) with PDBs built into a temporary folder; the
-paper-sized sets are in the slow tier.
+Small domains (an 8-puzzle, an 8-pancake, a 6-blocksworld) with PDBs built into a temporary folder;
+the paper-sized sets are in the slow tier.
 """
 import json
 import subprocess
@@ -39,7 +39,8 @@ def every_state(domain):
 
 
 def built(groups: dict, make, folder) -> dict:
-    return {name: [load(make(p), folder, quiet) for p in patterns] for name, patterns in groups.items()}
+    return {name: [load(make(p), folder, quiet) for p in patterns]
+            for name, patterns in groups.items()}
 
 
 @pytest.fixture(scope="module")
@@ -69,16 +70,19 @@ def test_ida_star_with_a_pdb_heuristic_is_the_reference_search(puzzle8, weight):
     for start in random_walk(SlidingTile(3), 40, np.random.default_rng(weight), n=6):
         fast = ida_star(SlidingTile(3), h, start, batch_size=7)
         plain = reference.ida_star(SlidingTile(3), h, start)
-        assert (fast.cost, fast.generated, fast.bounds) == (plain.cost, plain.generated, plain.bounds)
+        assert ((fast.cost, fast.generated, fast.bounds)
+                == (plain.cost, plain.generated, plain.bounds))
         np.testing.assert_array_equal(fast.plan, plain.plan)
 
 
 def test_max_pdb_on_pancakes_and_blocksworld_solves_optimally(folder):
     pancake, blocks = Pancake(8), Blocksworld(6)
     encodings = [
-        PancakeFeatures(pancake, built({"A": [[0, 1, 2, 3], [4, 5, 6, 7]], "B": [[0, 1, 6, 7], [2, 3, 4, 5]]},
+        PancakeFeatures(pancake, built({"A": [[0, 1, 2, 3], [4, 5, 6, 7]],
+                                        "B": [[0, 1, 6, 7], [2, 3, 4, 5]]},
                                        lambda p: PancakePattern(8, p), folder)),
-        BlockFeatures(blocks, built({"max": [[1, 2, 3, 4], [3, 4, 5, 6]]}, lambda p: BlockPattern(6, p), folder))]
+        BlockFeatures(blocks, built({"max": [[1, 2, 3, 4], [3, 4, 5, 6]]},
+                                    lambda p: BlockPattern(6, p), folder))]
     for encoding in encodings:
         domain = encoding.domain
         states, h_star = every_state(domain)
@@ -99,14 +103,16 @@ def test_the_heuristics_refuse_domains_without_their_pdbs():
 
 
 def solve(*args):
-    return subprocess.run([sys.executable, "-m", "la.solve", *args], capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, "-m", "la.solve", *args], capture_output=True, text=True,
+                          timeout=600)
 
 
 def test_solve_with_the_exact_blocksworld_rule_walks_straight_down_an_optimal_plan():
     state = np.array([0, 1, 0, 3, 4, 0, 6, 2])
     out = solve("--domain", "8-blocksworld", "--heuristic", "exact", "--json", *map(str, state))
     record = json.loads(out.stdout)
-    assert out.returncode == 0 and record["cost"] == optimal_cost(state[None])[0] == record["bounds"][0]
+    assert (out.returncode == 0
+            and record["cost"] == optimal_cost(state[None])[0] == record["bounds"][0])
     assert record["iterations"] == 1 and record["heuristic"] == "exact"
 
 
@@ -119,10 +125,11 @@ def test_solve_with_the_exact_blocksworld_rule_walks_straight_down_an_optimal_pl
 ])
 def test_solve_refuses_a_heuristic_without_its_pdbs_in_one_line(args, message):
     out = solve(*args)
-    assert out.returncode == 2 and message in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert (out.returncode == 2 and message in out.stderr
+            and len(out.stderr.strip().splitlines()) == 1)
 
 
-# --- the paper-sized sets (PDBs built on first use: minutes) ---------------------------------------------------
+# --- the paper-sized sets (PDBs built on first use: minutes) --------------------------------------
 
 @pytest.mark.slow
 def test_pdb_solves_all_of_korfs_15_puzzles_optimally(tmp_path):
@@ -137,7 +144,8 @@ def test_pdb_solves_all_of_korfs_15_puzzles_optimally(tmp_path):
 
 @pytest.mark.slow
 def test_pdb_solves_24_puzzle_tasks_of_moderate_depth_optimally():
-    """Random walks of 40 steps from the goal, whose optimal costs IDA* with Manhattan distance finds too."""
+    """Random walks of 40 steps from the goal, whose optimal costs IDA* with Manhattan distance
+    finds too."""
     from la.heuristics.classical import Manhattan
     domain = SlidingTile(5)
     h = pdb_heuristic(domain)
@@ -148,8 +156,8 @@ def test_pdb_solves_24_puzzle_tasks_of_moderate_depth_optimally():
 
 @pytest.mark.slow
 def test_max_pdb_confirms_the_cheapest_blocksworld_test_costs(tmp_path):
-    """An independent check of the exact cost rule on the shipped 15-blocksworld tasks: admissible IDA*
-    with the twelve 4-block PDBs (and Hamming) finds the same optimal costs."""
+    """An independent check of the exact cost rule on the shipped 15-blocksworld tasks: admissible
+    IDA* with the twelve 4-block PDBs (and Hamming) finds the same optimal costs."""
     domain = Blocksworld(15)
     h = max_pdb_heuristic(domain, tmp_path, quiet)
     for instance in sorted(data.blocksworld50_15(), key=lambda i: i.optimal)[:3]:

@@ -1,8 +1,10 @@
-"""Pancake and blocksworld pattern databases against independent plain-Python searches and exact distances.
+"""Pancake and blocksworld pattern databases against independent plain-Python searches and exact
+distances.
 
-The oracles here work on tuples, one state at a time, and share nothing with `la.pdb` but the definitions:
-a pancake abstract state is the heights of the pattern pancakes; a blocksworld abstract state is the sorted
-tuple of stacks, each a tuple of labels (0 = anonymous, i = the i-th pattern block).
+The oracles here work on tuples, one state at a time, and share nothing with `la.pdb` but the
+definitions: a pancake abstract state is the heights of the pattern pancakes; a blocksworld abstract
+state is the sorted tuple of stacks, each a tuple of labels (0 = anonymous, i = the i-th pattern
+block).
 """
 import collections
 import itertools
@@ -25,12 +27,13 @@ def all_states(domain) -> tuple[np.ndarray, np.ndarray]:
     return exact.states(), exact.distance
 
 
-# --- pancake ---------------------------------------------------------------------------------------------
+# --- pancake --------------------------------------------------------------------------------------
 
 def pancake_distances(n: int, pattern, authors: bool = False) -> dict:
-    """Plain 0-1 BFS backwards from the goal over pattern heights; a flip costs 1 if a pattern pancake lands
-    on top, so going backwards every edge into a state with a pattern pancake on top costs 1. With
-    `authors`, the authors' search instead: each generated state with a pattern pancake on top costs 1."""
+    """Plain 0-1 BFS backwards from the goal over pattern heights; a flip costs 1 if a pattern
+    pancake lands on top, so going backwards every edge into a state with a pattern pancake on top
+    costs 1. With `authors`, the authors' search instead: each generated state with a pattern
+    pancake on top costs 1."""
     goal = tuple(pattern)                                       # pancake p at height p
     distance, queue = {goal: 0}, collections.deque([goal])
     while queue:
@@ -62,13 +65,15 @@ def test_the_two_charges_differ_by_the_top_pancake_only():
         arriving = pancake_distances(7, pattern, authors=False)
         places = np.array(list(arriving), dtype=np.uint8)
         theirs = abstraction.build()[abstraction.rank_places(places)].astype(np.int64)
-        assert np.array_equal(theirs - (places == 0).any(axis=1) + (0 in pattern), list(arriving.values()))
+        assert np.array_equal(theirs - (places == 0).any(axis=1) + (0 in pattern),
+                              list(arriving.values()))
         assert not np.array_equal(theirs, list(arriving.values()))
 
 
 def test_pancake_partition_sum_is_admissible_on_every_8_pancake():
     states, h_star = all_states(Pancake(8))
-    tables = [(p, p.build()) for p in (PancakePattern(8, (0, 1, 2, 3)), PancakePattern(8, (4, 5, 6, 7)))]
+    tables = [(p, p.build())
+              for p in (PancakePattern(8, (0, 1, 2, 3)), PancakePattern(8, (4, 5, 6, 7)))]
     total = sum(table[p.rank(states)].astype(np.int64) for p, table in tables)
     assert (total <= h_star).all()
     assert total[h_star == 0].tolist() == [0]
@@ -93,12 +98,13 @@ def test_pancake_pattern_rejects_bad_arguments(n, pancakes, message):
         PancakePattern(n, pancakes)
 
 
-# --- blocksworld -----------------------------------------------------------------------------------------
+# --- blocksworld ----------------------------------------------------------------------------------
 
 def abstract(state, pattern) -> tuple:
     """The abstract state of a concrete one: its stacks as sorted label tuples."""
     label = {b: i for i, b in enumerate(pattern, 1)}
-    return tuple(sorted(tuple(label.get(b, 0) for b in stack) for stack in Blocksworld(len(state)).towers(state)))
+    return tuple(sorted(tuple(label.get(b, 0) for b in stack)
+                        for stack in Blocksworld(len(state)).towers(state)))
 
 
 def blocks_distances(n: int, pattern) -> dict:
@@ -110,7 +116,8 @@ def blocks_distances(n: int, pattern) -> dict:
         for i, source in enumerate(stacks):
             others = stacks[:i] + stacks[i + 1:]
             left = (source[:-1],) if len(source) > 1 else ()
-            targets = [others[:j] + others[j + 1:] + (others[j] + source[-1:],) for j in range(len(others))]
+            targets = [others[:j] + others[j + 1:] + (others[j] + source[-1:],)
+                       for j in range(len(others))]
             if len(source) > 1:
                 targets.append(others + (source[-1:],))          # onto the table
             for onto in targets:
@@ -130,7 +137,8 @@ def test_blocksworld_entries_equal_plain_bfs(pattern):
     ranks = abstraction.rank(states).tolist()
     keys = [abstract(tuple(s), pattern) for s in states]
     assert abstraction.size == len(expected) == len(set(keys))
-    assert len(set(zip(keys, ranks))) == len(set(ranks)) == abstraction.size   # a bijection onto the table
+    # a bijection onto the table
+    assert len(set(zip(keys, ranks))) == len(set(ranks)) == abstraction.size
     assert sorted(set(ranks)) == list(range(abstraction.size))
     assert all(table[r] == expected[key] for r, key in zip(ranks, keys))
 
@@ -141,7 +149,8 @@ def test_blocksworld_pdbs_are_admissible_on_every_7_blocksworld():
         abstraction = BlockPattern(7, pattern)
         table = abstraction.build()
         ranks = abstraction.rank(states)
-        assert np.unique(ranks).size == abstraction.size          # every entry belongs to some state
+        # every entry belongs to some state
+        assert np.unique(ranks).size == abstraction.size
         h = table[ranks]
         assert (h <= h_star).all(), pattern
         assert h[h_star == 0].tolist() == [0]
@@ -160,15 +169,16 @@ def test_towers_give_levels_and_bottoms():
 
 
 @pytest.mark.parametrize("n, blocks, message", [
-    (6, (1, 1, 2), "distinct blocks 1..6"), (6, (0, 2), "distinct blocks 1..6"), (6, (7,), "distinct blocks 1..6"),
-    (6, (), "at least one block"), (1, (1,), "take 2..20 blocks"), (25, (1, 2), "take 2..20 blocks"),
+    (6, (1, 1, 2), "distinct blocks 1..6"), (6, (0, 2), "distinct blocks 1..6"),
+    (6, (7,), "distinct blocks 1..6"), (6, (), "at least one block"),
+    (1, (1,), "take 2..20 blocks"), (25, (1, 2), "take 2..20 blocks"),
     (15, range(1, 9), "keys, more than")])
 def test_block_pattern_rejects_bad_arguments(n, blocks, message):
     with pytest.raises(ValueError, match=message):
         BlockPattern(n, blocks)
 
 
-# --- the paper's sizes (slow) ----------------------------------------------------------------------------
+# --- the paper's sizes (slow) ---------------------------------------------------------------------
 
 @pytest.mark.slow
 def test_24_pancake_pdb_is_complete_and_consistent():

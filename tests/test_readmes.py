@@ -1,5 +1,5 @@
-"""The READMEs: every relative link, every repository path and every `la` module they name exists; the front
-page stays a front page (at most 260 lines)."""
+"""The READMEs: every relative link, every repository path and every `la` module they name exists;
+the front page stays a front page (at most 260 lines)."""
 import re
 from pathlib import Path
 
@@ -11,25 +11,31 @@ READMES = ["README.md", "figures/README.md", "la/experiments/README.md", "la/ben
            "figures/ARCHIVES.md"]
 MAX_FRONT_PAGE_LINES = 260
 
-PREFIXES = ("la/", "figures/", "tutorials/", "tests/")      # backticked paths under these are repository paths
-PLACEHOLDER = re.compile(r"[<*{]")                          # `figures/table3_<domain>.json`, `run*/`, `{a,b}`
+# backticked paths under these are repository paths
+PREFIXES = ("la/", "figures/", "tutorials/", "tests/")
+# `figures/table3_<domain>.json`, `run*/`, `{a,b}`
+PLACEHOLDER = re.compile(r"[<*{]")
 FENCE = re.compile(r"^```.*?^```", re.S | re.M)
 INLINE_CODE = re.compile(r"`([^`]+)`")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 MODULE = re.compile(r"^la(\.[A-Za-z_]\w*)+$")
-TUTORIAL = re.compile(r"^\d\d_\w+\.py$")                    # the tutorials table names files without their folder
-GENERATED = ("figures/tutorials/",)                         # written by running the tutorials, ignored by git
+# the tutorials table names files without their folder
+TUTORIAL = re.compile(r"^\d\d_\w+\.py$")
+# written by running the tutorials, ignored by git
+GENERATED = ("figures/tutorials/",)
 
 
 def code_tokens(text: str) -> list:
-    """The whitespace-separated words of every inline code span and fenced block of a markdown text."""
+    """The whitespace-separated words of every inline code span and fenced block of a markdown
+    text."""
     blocks = FENCE.findall(text)
     spans = INLINE_CODE.findall(FENCE.sub("", text))
     return [word.strip(",;:()'\"") for part in blocks + spans for word in part.split()]
 
 
 def module_exists(name: str) -> bool:
-    """`la.a.b` is a module or package of the repository, or a name defined at the top of module `la.a`."""
+    """`la.a.b` is a module or package of the repository, or a name defined at the top of module
+    `la.a`."""
     path = ROOT.joinpath(*name.split("."))
     if path.with_suffix(".py").is_file() or (path / "__init__.py").is_file():
         return True
@@ -42,12 +48,13 @@ def module_exists(name: str) -> bool:
 
 
 def missing(text: str, folder: Path) -> list:
-    """What a README in `folder` names that does not exist: relative links (from `folder`), backticked
-    repository paths (from the repository root), tutorial files and `la` modules."""
+    """What a README in `folder` names that does not exist: relative links (from `folder`),
+    backticked repository paths (from the repository root), tutorial files and `la` modules."""
     out = []
     for target in LINK.findall(FENCE.sub("", text)):
         if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
-            continue                                        # http:, mailto:, an anchor on the same page
+            # http:, mailto:, an anchor on the same page
+            continue
         path = target.split("#")[0]
         if not (folder / path).exists():
             out.append(f"link ({target})")
@@ -70,32 +77,36 @@ def test_everything_a_readme_names_exists(readme):
     path = ROOT / readme
     assert path.is_file(), f"{readme} is missing"
     gone = missing(path.read_text(encoding="utf-8"), path.parent)
-    assert not gone, f"{readme} names {len(gone)} thing(s) that do not exist:\n  " + "\n  ".join(gone)
+    assert not gone, (f"{readme} names {len(gone)} thing(s) that do not exist:\n  "
+                      + "\n  ".join(gone))
 
 
 def test_the_front_page_is_short():
     lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
-    assert lines <= MAX_FRONT_PAGE_LINES, f"README.md has {lines} lines, more than {MAX_FRONT_PAGE_LINES}"
+    assert lines <= MAX_FRONT_PAGE_LINES, (f"README.md has {lines} lines, more than "
+                                           f"{MAX_FRONT_PAGE_LINES}")
 
 
 def test_the_check_reports_what_is_missing(tmp_path):
-    text = """See [the results](figures/README.md), [nowhere](no/such/file.md#part), [a site](https://example.org)
-and [this page](#top). The learner is `la/learn.py`; `la/no_such_module.py` and `figures/nothing.json` are not,
-nor `tutorials/99_nothing.py`; `figures/table3_<domain>.json` and `figures/*.png` are placeholders.
-`la.search.ida_star` and `la.config.LearnConfig` exist, `la.no_such_module` and `la.config.nothing` do not.
-
-```
-python -m la.solve --network figures/no-such-networks/run1/network.npz
-```
-
-| `00_the_problem.py` | `98_no_tutorial.py` |
-"""
+    text = ("See [the results](figures/README.md), [nowhere](no/such/file.md#part), "
+            "[a site](https://example.org)\n"
+            "and [this page](#top). The learner is `la/learn.py`; `la/no_such_module.py` and "
+            "`figures/nothing.json` are not,\n"
+            "nor `tutorials/99_nothing.py`; `figures/table3_<domain>.json` and `figures/*.png` "
+            "are placeholders.\n"
+            "`la.search.ida_star` and `la.config.LearnConfig` exist, `la.no_such_module` and "
+            "`la.config.nothing` do not.\n"
+            "\n"
+            "```\n"
+            "python -m la.solve --network figures/no-such-networks/run1/network.npz\n"
+            "```\n"
+            "\n"
+            "| `00_the_problem.py` | `98_no_tutorial.py` |\n")
     (tmp_path / "figures").mkdir()
     (tmp_path / "figures" / "README.md").write_text("")
     assert missing(text, tmp_path) == sorted([
         "link (no/such/file.md#part)",
-        "path `la/no_such_module.py`", "path `figures/nothing.json`", "path `tutorials/99_nothing.py`",
-        "path `figures/no-such-networks/run1/network.npz`",
-        "module `la.no_such_module`", "module `la.config.nothing`",
-        "tutorial `98_no_tutorial.py`",
+        "path `la/no_such_module.py`", "path `figures/nothing.json`",
+        "path `tutorials/99_nothing.py`", "path `figures/no-such-networks/run1/network.npz`",
+        "module `la.no_such_module`", "module `la.config.nothing`", "tutorial `98_no_tutorial.py`",
     ])

@@ -1,4 +1,5 @@
-"""IDA*: hand-checked cases, Korf's published node counts, batched = reference, optimal plans replayed."""
+"""IDA*: hand-checked cases, Korf's published node counts, batched = reference, optimal plans
+replayed."""
 import resource
 from functools import partial
 
@@ -27,9 +28,9 @@ EASIEST = sorted(NODES, key=lambda i: NODES[i].published)               # by Kor
 def test_one_move_from_the_goal_by_hand(search, generated):
     """1 . 2 / 3 4 5 / 6 7 8: the blank moves left once.
 
-    Iteration 1 (bound = MD = 1): the root's children are blank-left (the goal, f = 1), blank-right and
-    blank-down (f = 1 + 2 each). Depth-first, the goal is the first child: 2 nodes with the root. The batched
-    order generates all 3 children at once: 4.
+    Iteration 1 (bound = MD = 1): the root's children are blank-left (the goal, f = 1), blank-right
+    and blank-down (f = 1 + 2 each). Depth-first, the goal is the first child: 2 nodes with the
+    root. The batched order generates all 3 children at once: 4.
     """
     domain = SlidingTile(3)
     start = np.array([1, 0, 2, 3, 4, 5, 6, 7, 8])
@@ -73,7 +74,8 @@ def test_batched_and_reference_agree_on_other_domains(domain, heuristic, steps):
         assert batched.per_iteration[:-1] == plain.per_iteration[:-1]
         check_plan(domain, start, batched.plan)
         check_plan(domain, start, plain.plan)
-        if heuristic is not Hamming or not isinstance(domain, Pancake):     # admissible: same optimal cost
+        # admissible: same optimal cost
+        if heuristic is not Hamming or not isinstance(domain, Pancake):
             assert batched.cost == plain.cost
 
 
@@ -90,7 +92,8 @@ def test_exact_distances_list_every_state_once_with_its_distance():
     domain = Blocksworld(5)
     exact = ExactDistances(domain)
     states = exact.states()
-    assert len(states) == len(exact) == 501 and len(np.unique(states, axis=0)) == 501   # OEIS A000262
+    # OEIS A000262
+    assert len(states) == len(exact) == 501 and len(np.unique(states, axis=0)) == 501
     np.testing.assert_array_equal(exact(states), exact.distance)
     for state in states[:50]:
         domain.check(state)
@@ -122,15 +125,18 @@ def test_optimal_on_all_of_korfs_100():
         result = ida_star(PUZZLE, MD, KORF[i].state)
         assert result.cost == KORF[i].optimal, i
         check_plan(PUZZLE, KORF[i].state, result.plan)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024            # Linux reports kilobytes
+    # Linux reports kilobytes
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     assert peak < 1e9, f"peak memory {peak / 1e6:.0f} MB over Korf's 100 (the whole test process)"
 
 
 @pytest.mark.parametrize("search", [ida_star, reference.ida_star])
 def test_node_limit_stops_the_search(search):
     result = search(PUZZLE, MD, KORF[1].state, node_limit=20_000)
-    assert (result.solved, result.cost, result.plan, result.status) == (False, None, None, "node limit")
-    assert 20_000 < result.generated < 20_000 + 4 * 16384                  # at most one batch beyond
+    assert ((result.solved, result.cost, result.plan, result.status)
+            == (False, None, None, "node limit"))
+    # at most one batch beyond
+    assert 20_000 < result.generated < 20_000 + 4 * 16384
 
 
 def test_time_limit_stops_the_search():
@@ -160,11 +166,12 @@ def test_check_plan_rejects_broken_plans():
         check_plan(PUZZLE, result.plan[0], result.plan[:-1])
 
 
-# --- the depth-first order: exactly the reference's search ------------------------------------------------
+# --- the depth-first order: exactly the reference's search ----------------------------------------
 
 @pytest.fixture(scope="module")
 def learned():
-    """y^0.9 of a 128-20-2 network fitted to h* on Korf's optimal paths (the benchmark's): inadmissible."""
+    """y^0.9 of a 128-20-2 network fitted to h* on Korf's optimal paths (the benchmark's):
+    inadmissible."""
     from la.bench.neural import fitted_network
     from la.features import OneHot
     from la.heuristics.likely_admissible import LikelyAdmissible
@@ -172,8 +179,10 @@ def learned():
 
 
 def assert_same_search(a, b):
-    """Equal searches; `expanded` too unless the node limit stopped them (then only `generated` is exact)."""
-    assert (a.status, a.cost, a.generated, a.iterations) == (b.status, b.cost, b.generated, b.iterations)
+    """Equal searches; `expanded` too unless the node limit stopped them (then only `generated` is
+    exact)."""
+    assert ((a.status, a.cost, a.generated, a.iterations)
+            == (b.status, b.cost, b.generated, b.iterations))
     assert a.status == "node limit" or a.expanded == b.expanded
     assert a.bounds == b.bounds and a.per_iteration == b.per_iteration
     if b.solved:
@@ -197,11 +206,13 @@ def test_depth_first_order_with_a_learned_heuristic(learned):
         assert_same_search(ida_star(PUZZLE, learned, start, node_limit=30_000), plain)
         assert_same_search(ida_star(PUZZLE, learned, start, node_limit=30_000, batch_size=3), plain)
         solved += plain.solved
-    assert solved >= 3                                # the plans themselves are compared, not only the limits
+    # the plans themselves are compared, not only the limits
+    assert solved >= 3
 
 
 def test_depth_first_archive_compaction_keeps_the_plans(learned, monkeypatch):
-    """Compacting the archive after every chunk (it keeps only ancestors of pending nodes) changes nothing."""
+    """Compacting the archive after every chunk (it keeps only ancestors of pending nodes) changes
+    nothing."""
     import la.search.depth_first as depth_first
     monkeypatch.setattr(depth_first, "COMPACT_AT", 0)
     for start in random_walk(PUZZLE, 30, np.random.default_rng(5), n=3):
@@ -209,12 +220,14 @@ def test_depth_first_archive_compaction_keeps_the_plans(learned, monkeypatch):
         assert_same_search(ida_star(PUZZLE, learned, start, node_limit=30_000, batch_size=3), plain)
     for start in random_walk(PUZZLE, 30, np.random.default_rng(2), n=3):
         h = Weighted(MD, 2)
-        assert_same_search(ida_star(PUZZLE, h, start, batch_size=5), reference.ida_star(PUZZLE, h, start))
+        assert_same_search(ida_star(PUZZLE, h, start, batch_size=5),
+                           reference.ida_star(PUZZLE, h, start))
 
 
 def test_depth_first_archive_stays_small_in_a_long_iteration(monkeypatch):
-    """A chain of chunks, each with one node still an ancestor of the pending one (as when a search works
-    sideways at a steady stack height): the archive keeps that chain, not every node (it once passed 12 GB)."""
+    """A chain of chunks, each with one node still an ancestor of the pending one (as when a search
+    works sideways at a steady stack height): the archive keeps that chain, not every node (it once
+    passed 12 GB)."""
     import la.search.depth_first as depth_first
     monkeypatch.setattr(depth_first, "COMPACT_AT", 1_000)
     archive, parent = depth_first.Archive(), -1
@@ -223,19 +236,22 @@ def test_depth_first_archive_stays_small_in_a_long_iteration(monkeypatch):
         if archive.large():
             archive.compact(np.array([parent]))
     assert archive.next_id == 40_000 and archive.size <= 1_100
-    assert len(archive.plan(np.zeros(16, np.uint8), parent)) == 401       # the whole chain of ancestors
+    # the whole chain of ancestors
+    assert len(archive.plan(np.zeros(16, np.uint8), parent)) == 401
 
 
 def test_depth_first_stack_pops_in_preorder_across_segments_and_stops_before_a_goal():
-    """The newest segment is the leftmost; a chunk runs on into older segments and stops before the first goal."""
+    """The newest segment is the leftmost; a chunk runs on into older segments and stops before the
+    first goal."""
     from la.search.depth_first import Stack
     stack = Stack()
 
     def rows(ids, goal):
         n = len(ids)
         return dict(goal=np.array(goal), state=np.tile(np.array(ids, np.uint8)[:, None], (1, 2)),
-                    h=np.array(ids), pop=np.zeros(n, np.int64), g=np.zeros(n, np.int64), parent=np.array(ids),
-                    w=np.ones(n, np.int64), x=np.zeros(n, np.int64), carry=None)
+                    h=np.array(ids), pop=np.zeros(n, np.int64), g=np.zeros(n, np.int64),
+                    parent=np.array(ids), w=np.ones(n, np.int64), x=np.zeros(n, np.int64),
+                    carry=None)
 
     stack.push(**rows([10, 11, 12, 13, 14], [False, False, False, True, False]))
     stack.push(**rows([1, 2], [False, False]))
@@ -243,7 +259,8 @@ def test_depth_first_stack_pops_in_preorder_across_segments_and_stops_before_a_g
     one = stack.pop_chunk(1)
     assert one["h"].tolist() == [1] and one["carry"] is None
     chunk = stack.pop_chunk(100)
-    assert chunk["h"].tolist() == [2, 10, 11, 12] and chunk["state"][:, 0].tolist() == [2, 10, 11, 12]
+    assert (chunk["h"].tolist() == [2, 10, 11, 12]
+            and chunk["state"][:, 0].tolist() == [2, 10, 11, 12])
     assert len(stack) == 2 and stack.top("h") == 13 and stack.top_is_goal()
     stack.add_to_top(5, 2)
     assert (stack.top("w"), stack.top("x")) == (6, 2)
@@ -256,7 +273,8 @@ def test_depth_first_order_on_other_domains(domain, heuristic):
     for weight in (1, 3):
         h = Weighted(heuristic(domain), weight)
         for start in random_walk(domain, 25, np.random.default_rng(weight), n=4):
-            assert_same_search(ida_star(domain, h, start, batch_size=4), reference.ida_star(domain, h, start))
+            assert_same_search(ida_star(domain, h, start, batch_size=4),
+                               reference.ida_star(domain, h, start))
 
 
 def test_depth_first_order_solves_within_a_budget_exactly_when_the_reference_does():
@@ -264,15 +282,16 @@ def test_depth_first_order_solves_within_a_budget_exactly_when_the_reference_doe
     for start in random_walk(PUZZLE, 40, np.random.default_rng(9), n=3):
         needed = reference.ida_star(PUZZLE, h, start).generated
         for limit in (needed - 1, needed, needed + 1, needed // 2):
-            batched, plain = ida_star(PUZZLE, h, start, node_limit=limit), reference.ida_star(PUZZLE, h, start,
-                                                                                                node_limit=limit)
+            batched, plain = (ida_star(PUZZLE, h, start, node_limit=limit),
+                              reference.ida_star(PUZZLE, h, start, node_limit=limit))
             assert batched.solved == plain.solved == (limit >= needed)
             assert batched.generated == plain.generated
             assert batched.per_iteration == plain.per_iteration
 
 
 def test_the_orders_differ_with_an_inadmissible_heuristic():
-    """The batched order returns the shallowest goal within the bound, depth-first order the first one met."""
+    """The batched order returns the shallowest goal within the bound, depth-first order the first
+    one met."""
     h = Weighted(MD, 3)
     costs = {order: [ida_star(PUZZLE, h, s, order=order).cost
                      for s in random_walk(PUZZLE, 60, np.random.default_rng(2), n=8)]
@@ -303,7 +322,8 @@ def test_an_unknown_order_is_refused_and_the_learner_searches_in_its_configs_ord
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("weight, instances", [(1, EASIEST[:3]), (2, range(1, 16)), (3, range(1, 16))])
+@pytest.mark.parametrize("weight, instances",
+                         [(1, EASIEST[:3]), (2, range(1, 16)), (3, range(1, 16))])
 def test_depth_first_order_on_korf_instances_slow(weight, instances):
     h = Weighted(MD, weight)
     for instance in instances:

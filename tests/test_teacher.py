@@ -1,5 +1,5 @@
-"""The teacher's training data: plans replayed from their seeds, labels = remaining plan cost, optimal labels
-with IDA*, unsolved seeds counted, the heuristic chosen by domain."""
+"""The teacher's training data: plans replayed from their seeds, labels = remaining plan cost,
+optimal labels with IDA*, unsolved seeds counted, the heuristic chosen by domain."""
 import numpy as np
 import pytest
 
@@ -27,18 +27,22 @@ def plans(data):
 def test_labels_are_remaining_plan_costs_and_plans_start_at_seeds(exact):
     rng = np.random.default_rng(0)
     data = teacher_data(EIGHT, Manhattan(EIGHT), 20, rng.integers(0, 40, 20), rng)
-    assert data.solved.all() and data.unsolved == 0 and len(data.states) == len(data.costs) == data.starts[-1]
+    assert (data.solved.all() and data.unsolved == 0
+            and len(data.states) == len(data.costs) == data.starts[-1])
     for seed, plan, costs in zip(data.seeds, plans(data), np.split(data.costs, data.starts[1:-1])):
-        check_plan(EIGHT, seed, plan)                                  # from the seed, legal moves, to the goal
+        # from the seed, legal moves, to the goal
+        check_plan(EIGHT, seed, plan)
         assert costs.tolist() == list(range(len(plan) - 1, -1, -1))    # remaining cost on the plan
-    assert (data.costs >= exact(data.states)).all()                     # a satisficing teacher: never below h*
+    # a satisficing teacher: never below h*
+    assert (data.costs >= exact(data.states)).all()
 
 
 def test_optimal_labels_with_ida_star(exact):
     rng = np.random.default_rng(1)
     data = teacher_data(EIGHT, Manhattan(EIGHT), 15, 30, rng, search=ida_star)
     assert data.solved.all()
-    np.testing.assert_array_equal(data.costs, exact(data.states))      # every suffix of an optimal plan is optimal
+    # every suffix of an optimal plan is optimal
+    np.testing.assert_array_equal(data.costs, exact(data.states))
 
 
 def test_unsolved_seeds_are_counted_and_leave_no_states():
@@ -58,7 +62,8 @@ def test_states_are_not_deduplicated():
 
 
 def test_same_seed_same_data():
-    a, b = (teacher_data(EIGHT, Manhattan(EIGHT), 10, 30, np.random.default_rng(3)) for _ in range(2))
+    a, b = (teacher_data(EIGHT, Manhattan(EIGHT), 10, 30, np.random.default_rng(3))
+            for _ in range(2))
     np.testing.assert_array_equal(a.states, b.states)
     np.testing.assert_array_equal(a.costs, b.costs)
 

@@ -1,4 +1,5 @@
-"""The 24-pancake and 15-blocksworld test sets: what their headers say, their costs, and their regeneration."""
+"""The 24-pancake and 15-blocksworld test sets: what their headers say, their costs, and their
+regeneration."""
 import re
 from pathlib import Path
 
@@ -16,7 +17,8 @@ from la.search import ida_star
 from la.search.bfs import ExactDistances
 
 DATA = Path(data.__file__).resolve().parent
-SETS = {"pancake": (data.pancake50_24, Pancake(24)), "blocksworld": (data.blocksworld50_15, Blocksworld(15))}
+SETS = {"pancake": (data.pancake50_24, Pancake(24)),
+        "blocksworld": (data.blocksworld50_15, Blocksworld(15))}
 
 
 def header(name: str) -> str:
@@ -44,10 +46,13 @@ def test_headers_say_what_how_and_the_summary_matches_the_data(name):
         assert part in text
     assert "/work" not in text and text.isascii()
     costs = np.array([i.optimal for i in SETS[name][0]()])
-    summary = re.search(r"opt_len mean ([0-9.]+) \(sd ([0-9.]+), min (\d+), max (\d+), sum ([\d,]+)\)", text)
+    summary = re.search(
+        r"opt_len mean ([0-9.]+) \(sd ([0-9.]+), min (\d+), max (\d+), sum ([\d,]+)\)", text)
     assert summary is not None
-    assert [float(summary[1]), float(summary[2])] == [round(costs.mean(), 2), round(costs.std(ddof=1), 2)]
-    assert [int(summary[k].replace(",", "")) for k in (3, 4, 5)] == [costs.min(), costs.max(), costs.sum()]
+    assert ([float(summary[1]), float(summary[2])]
+            == [round(costs.mean(), 2), round(costs.std(ddof=1), 2)])
+    assert ([int(summary[k].replace(",", "")) for k in (3, 4, 5)]
+            == [costs.min(), costs.max(), costs.sum()])
 
 
 def test_blocksworld_costs_are_the_rule():
@@ -55,11 +60,13 @@ def test_blocksworld_costs_are_the_rule():
     states = np.array([i.state for i in instances])
     assert np.array_equal(optimal_cost(states), [i.optimal for i in instances])
     costs = np.array([i.optimal for i in instances])
-    assert 21.75 < costs.mean() < 23.75                         # uniform 15-block states: about 22.75
+    # uniform 15-block states: about 22.75
+    assert 21.75 < costs.mean() < 23.75
 
 
 def test_blocksworld_cross_checks_in_the_header_are_sound():
-    confirmed = re.findall(r"task (\d+): opt_len (\d+), \d+ blocked; .*: confirmed$", header("blocksworld"), re.M)
+    confirmed = re.findall(r"task (\d+): opt_len (\d+), \d+ blocked; .*: confirmed$",
+                           header("blocksworld"), re.M)
     assert len(confirmed) >= 1
     costs = {i.id: i.optimal for i in data.blocksworld50_15()}
     assert all(costs[int(task)] == int(cost) for task, cost in confirmed)
@@ -70,9 +77,11 @@ def test_pancake_costs_are_at_least_gap_and_in_range():
     states = np.array([i.state for i in instances])
     costs = np.array([i.optimal for i in instances])
     gap = Gap(Pancake(24))(states)
-    # No parity rule here: a flip changes the gap count by -1, 0 or +1, and the permutation's parity either way.
+    # No parity rule here: a flip changes the gap count by -1, 0 or +1, and the permutation's parity
+    # either way.
     assert (costs >= gap).all()
-    assert (costs <= 2 * 24 - 3).all()                          # bring each largest pancake down: 2 flips each
+    # bring each largest pancake down: 2 flips each
+    assert (costs <= 2 * 24 - 3).all()
     assert 21.5 < costs.mean() < 24                             # the paper's 50: 22.56
 
 
@@ -98,14 +107,16 @@ def test_the_command_regenerates_both_files_bit_for_bit(tmp_path):
 
 
 def test_a_random_walks_limit_is_cheaper_than_uniform():
-    # The header's reason for uniform states: a long walk's limit weights each state by its number of moves.
+    # The header's reason for uniform states: a long walk's limit weights each state by its number
+    # of moves.
     domain = Blocksworld(15)
     states = uniform_states(15, 10_000, np.random.default_rng(8))
     parent, _ = domain.successors(states)
     moves = np.bincount(parent, minlength=len(states))
     costs = optimal_cost(states)
     assert 22.5 < costs.mean() < 23.0
-    assert 21.6 < (moves * costs).sum() / moves.sum() < 22.2   # "about 21.9"; the paper's walks: 21.72
+    # "about 21.9"; the paper's walks: 21.72
+    assert 21.6 < (moves * costs).sum() / moves.sum() < 22.2
 
 
 def test_lower_bound_never_claims_more_than_the_truth():

@@ -24,8 +24,10 @@ from tests.test_numerics import STAND_INS, environment, flags
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = sorted((ROOT / "tutorials").glob("[0-9][0-9]_*.py"))
-QUICK = ROOT / "tutorials" / "03_backprop_by_hand.py"          # seconds: the default tier runs this one
-MAIN_PATH = 13                                                 # 00-12: through the paper's Tables 1 and 2
+# seconds: the default tier runs this one
+QUICK = ROOT / "tutorials" / "03_backprop_by_hand.py"
+# 00-12: through the paper's Tables 1 and 2
+MAIN_PATH = 13
 FULL_LOOP = 11                                                 # 00-10: the path to the full loop
 HELPER = "course"                                              # tutorials/course.py
 IDS = [t.stem for t in TUTORIALS]
@@ -55,13 +57,14 @@ def git(*args, check=True) -> subprocess.CompletedProcess:
 @pytest.fixture
 def checkout():
     """The checks below ask git what is tracked and ignored, so they need a git checkout."""
-    if shutil.which("git") is None or git("rev-parse", "--is-inside-work-tree", check=False).returncode != 0:
+    if (shutil.which("git") is None
+            or git("rev-parse", "--is-inside-work-tree", check=False).returncode != 0):
         pytest.skip("not a git checkout")
 
 
 def figures_as_git_sees_them() -> tuple:
-    """git's status under figures/ (a changed figure or a new, unignored file shows there) and every tracked
-    figure's mtime and bytes (a figure rewritten with the same bytes shows there only)."""
+    """git's status under figures/ (a changed figure or a new, unignored file shows there) and every
+    tracked figure's mtime and bytes (a figure rewritten with the same bytes shows there only)."""
     status = git("status", "--porcelain", "--untracked-files=all", "--", "figures").stdout
     tracked = {}
     for name in git("ls-files", "--", "figures").stdout.splitlines():
@@ -84,23 +87,27 @@ def command(tutorial: Path, how: str) -> tuple:
 
 
 def run_tutorial(tutorial: Path, how: str = "script") -> subprocess.CompletedProcess:
-    """Run one tutorial: it must pass, save its figure into the ignored folder, and change no tracked figure."""
+    """Run one tutorial: it must pass, save its figure into the ignored folder, and change no
+    tracked figure."""
     figure = figure_of(tutorial)
-    figure.unlink(missing_ok=True)           # an ignored file of an earlier run, so that this run must write it
+    # an ignored file of an earlier run, so that this run must write it
+    figure.unlink(missing_ok=True)
     status, tracked = figures_as_git_sees_them()
     args, cwd = command(tutorial, how)
     out = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     assert figure.exists(), f"{tutorial.name} did not save its figure {figure.relative_to(ROOT)}"
     status_after, tracked_after = figures_as_git_sees_them()
-    assert status_after == status, f"{tutorial.name} changed what git sees under figures/:\n{status_after}"
+    assert status_after == status, (
+        f"{tutorial.name} changed what git sees under figures/:\n{status_after}")
     rewritten = sorted(name for name in tracked if tracked_after.get(name) != tracked[name])
     assert not rewritten, f"{tutorial.name} rewrote tracked files: {rewritten}"
     return out
 
 
 def test_tutorials_are_numbered_without_gaps():
-    """00, 01, 02, ...: the path starts with tutorial 00, the problem, and has no gap or repeated number."""
+    """00, 01, 02, ...: the path starts with tutorial 00, the problem, and has no gap or repeated
+    number."""
     numbers = [int(t.name[:2]) for t in TUTORIALS]
     assert numbers == list(range(len(numbers)))
     assert len(numbers) > MAIN_PATH, "the main path and at least one extension"
@@ -111,22 +118,28 @@ def test_each_tutorial_saves_its_figure_through_the_one_helper(tutorial):
     text = tutorial.read_text(encoding="utf-8")
     assert f'figure_path("{tutorial.stem}")' in text, \
         f"{tutorial.name} does not save through figure_path"
-    assert not re.search(r"""["']figures["']""", text), f"{tutorial.name} builds a path into figures/ itself"
+    assert not re.search(r"""["']figures["']""", text), (
+        f"{tutorial.name} builds a path into figures/ itself")
 
 
 @pytest.mark.parametrize("tutorial", TUTORIALS, ids=IDS)
 def test_each_tutorial_names_itself(tutorial):
-    """After a renumbering, the title and the run line must follow the file: "Tutorial NN:" and its own path."""
+    """After a renumbering, the title and the run line must follow the file: "Tutorial NN:" and its
+    own path."""
     text = tutorial.read_text(encoding="utf-8")
-    assert text.startswith(f'"""Tutorial {tutorial.name[:2]}:'), f"{tutorial.name}'s title gives another number"
-    assert f"python tutorials/{tutorial.name}" in text, f"{tutorial.name} tells the reader to run another file"
+    assert text.startswith(f'"""Tutorial {tutorial.name[:2]}:'), (
+        f"{tutorial.name}'s title gives another number")
+    assert f"python tutorials/{tutorial.name}" in text, (
+        f"{tutorial.name} tells the reader to run another file")
 
 
 @pytest.mark.parametrize("tutorial", TUTORIALS, ids=IDS)
 def test_each_tutorial_checks_its_claims_at_the_end(tutorial):
-    """A block of assertions after the last printout, one per claim of the text, and no path of a machine."""
+    """A block of assertions after the last printout, one per claim of the text, and no path of a
+    machine."""
     text = tutorial.read_text(encoding="utf-8")
-    tail = text[text.index("# --- the point, loosely"):] if "# --- the point, loosely" in text else ""
+    tail = (text[text.index("# --- the point, loosely"):] if "# --- the point, loosely" in text
+            else "")
     assert tail.count("\nassert ") >= 1, f"{tutorial.name} has no final assertions"
     assert not re.search(r"/(work|tmp|home)/", text), f"{tutorial.name} names a path of one machine"
 
@@ -198,8 +211,10 @@ def test_each_main_path_tutorial_ends_with_exercises(tutorial):
     """Two or three: a change to make and what the student should see, after the assertions."""
     text = tutorial.read_text(encoding="utf-8")
     assert "# --- exercises" in text, f"{tutorial.name} has no exercises"
-    exercises = re.findall(r"^# ([1-9])\. ", text[text.index("# --- exercises"):], flags=re.MULTILINE)
-    assert exercises in (["1", "2"], ["1", "2", "3"]), f"{tutorial.name}: exercises numbered {exercises}"
+    exercises = re.findall(r"^# ([1-9])\. ", text[text.index("# --- exercises"):],
+                           flags=re.MULTILINE)
+    assert exercises in (["1", "2"], ["1", "2", "3"]), (
+        f"{tutorial.name}: exercises numbered {exercises}")
 
 
 def test_tutorial_figures_go_to_an_ignored_folder(checkout):
@@ -236,20 +251,22 @@ def test_tutorial_runs_cell_by_cell_as_in_a_notebook_at_the_repository_root(tuto
 
 @pytest.mark.slow
 def test_the_pancake_tutorial_says_so_when_no_stack_is_solved_by_every_row(tmp_path):
-    """Tutorial 14 compares its rows on the stacks that every row solved. A network that has barely trained leaves
-    every stack unsolved in its α row, so there are none: the tutorial must say so and go on (it used to compare
-    None < None and crash)."""
+    """Tutorial 14 compares its rows on the stacks that every row solved. A network that has barely
+    trained leaves every stack unsolved in its α row, so there are none: the tutorial must say so
+    and go on (it used to compare None < None and crash)."""
     source = (ROOT / "tutorials" / "14_the_method_on_pancakes.py").read_text(encoding="utf-8")
     changes = {"ALPHAS = (0.95, 0.9, 0.75, 0.5, 0.25, 0.05)": "ALPHAS = (0.95,)",
                "TEST_BUDGET = 2_000_000 ": "TEST_BUDGET = 200_000 ",
-               "shorter = dict(num_iter=16, node_limit=500_000)": "shorter = dict(num_iter=2, node_limit=500_000)"}
+               "shorter = dict(num_iter=16, node_limit=500_000)":
+                   "shorter = dict(num_iter=2, node_limit=500_000)"}
     for old, new in changes.items():
         assert source.count(old) == 1, f"tutorial 14 no longer has {old!r}: update this test"
         source = source.replace(old, new)
     script = tmp_path / "14_the_method_on_pancakes_no_common_stack.py"
     script.write_text(source, encoding="utf-8")
     try:
-        out = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+        out = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=900)
     finally:
         figure_of(ROOT / "tutorials" / "14_the_method_on_pancakes.py").unlink(missing_ok=True)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
@@ -260,15 +277,16 @@ def test_the_pancake_tutorial_says_so_when_no_stack_is_solved_by_every_row(tmp_p
 @pytest.mark.parametrize("kernel", list(STAND_INS))
 @pytest.mark.parametrize("tutorial", TUTORIALS, ids=IDS)
 def test_tutorial_runs_to_the_end_on_another_machines_numerics(tutorial, kernel):
-    """With la's fixed numerics turned off (LA_NATIVE_NUMERICS=1) and another machine's BLAS kernel or SIMD paths
-    forced (the stand-ins of tests/test_numerics.py), the networks train to other numbers: each tutorial must still
-    run to its end, saying what happened where its outcome changes (on ARM or with MKL a reader gets such numbers)."""
+    """With la's fixed numerics turned off (LA_NATIVE_NUMERICS=1) and another machine's BLAS kernel
+    or SIMD paths forced (the stand-ins of tests/test_numerics.py), the networks train to other
+    numbers: each tutorial must still run to its end, saying what happened where its outcome changes
+    (on ARM or with MKL a reader gets such numbers)."""
     if not {"avx2", "fma"} <= flags() or platform.machine() != "x86_64":
         pytest.skip("the stand-in kernels are x86-64 ones")
     env = environment(LA_NATIVE_NUMERICS="1", **STAND_INS[kernel])
     try:
-        out = subprocess.run([sys.executable, str(tutorial)], cwd=ROOT, env=env, capture_output=True, text=True,
-                             timeout=900)
+        out = subprocess.run([sys.executable, str(tutorial)], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=900)
     finally:
         figure_of(tutorial).unlink(missing_ok=True)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
