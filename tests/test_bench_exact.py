@@ -60,4 +60,5 @@ def test_the_section_runs_from_the_command_line(quiet_folders):
                          cwd=root, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)["exact"]
-    assert [(name, row["diameter"]) for name, row in rows.items()] == [("8-puzzle", 31), ("9-pancake", 10)]
+    assert [(name, row["diameter"]) for name, row in rows.items()] == [("8-puzzle", 31),
+                                                                        ("9-pancake", 10)]

@@ -1,6 +1,6 @@
-"""The oracle-label arm: LearnHeuristicPrac exactly as the paper's, except that each solved training
-task's plan is replaced by an optimal plan from the same start (`Learner.relabel`), so every label in the
-buffer is h* (the states change with the plans)."""
+"""The oracle-label arm: LearnHeuristicPrac exactly as the paper's, except that each solved
+training task's plan is replaced by an optimal plan from the same start (`Learner.relabel`), so
+every label in the buffer is h* (the states change with the plans)."""
 import numpy as np
 import pytest
 

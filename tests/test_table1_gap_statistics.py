@@ -1,5 +1,6 @@
-"""What la.experiments.table1_gap says about few seeds: t-intervals, the seeds a change needs, and the paper's
-central comparison (α = 0.9 against the single-output row), each against a hand computation."""
+"""What la.experiments.table1_gap says about few seeds: t-intervals, the seeds a change needs, and
+the paper's central comparison (α = 0.9 against the single-output row), each against a hand
+computation."""
 import numpy as np
 import pytest
 from scipy import stats
@@ -8,12 +9,13 @@ from la.experiments import table1_gap as gap
 
 
 def test_the_interval_is_the_t_interval_of_the_changes():
-    mean, low, high, p = gap.interval([0.29, -4.11, 3.20])          # budget x2 at α = 0.9, seeds 1-3
+    mean, low, high, p = gap.interval([0.29, -4.11, 3.20])      # budget x2 at α = 0.9, seeds 1-3
     sd = np.std([0.29, -4.11, 3.20], ddof=1)
     half = stats.t.ppf(0.975, 2) * sd / np.sqrt(3)                  # 4.303 · sd / √3
     assert mean == pytest.approx(-0.2067, abs=1e-4)
     assert (low, high) == (pytest.approx(mean - half), pytest.approx(mean + half))
-    assert round(low, 1) == -9.3 and round(high, 1) == 8.9 and round(p, 2) == 0.93   # rounded inputs
+    # from the rounded changes; the records' own digits give [-9.36, +8.94]
+    assert round(low, 1) == -9.3 and round(high, 1) == 8.9 and round(p, 2) == 0.93
     assert gap.interval([1.0]) is None
 
 
@@ -26,7 +28,8 @@ def test_the_seeds_needed_give_the_power_and_one_fewer_does_not():
         edge = stats.t.ppf(0.975, df)
         return stats.nct.sf(edge, df, shift) + stats.nct.cdf(-edge, df, shift)
     assert power(n) >= 0.8 > power(n - 1)
-    # the normal approximation (z_0.975 + z_0.8)² (sd / effect)² ≈ 12.3 falls a little short of the t's
+    # the normal approximation (z_0.975 + z_0.8)² (sd / effect)² ≈ 12.3 falls a little short of
+    # the t's
     assert 12 < ((1.95996 + 0.84162) * sd / 4.0) ** 2 < n == 15
     assert gap.seeds_needed(2.0) < n < gap.seeds_needed(8.0)
 
@@ -46,6 +49,7 @@ def test_the_central_comparison_pairs_the_controls_seeds():
     assert c["p"] == pytest.approx(stats.ttest_rel([2, 4, 6], [6, 5, 5]).pvalue)
     assert c["nodes"] == [200.0, 20.0]
     assert gap.control_spread(table) == pytest.approx(np.sqrt(2) * 2.0)
-    text = gap.format_statistics([{"arm": "budget-x2", "row": "0.9", "changes": [1.0, -1.0, 3.0]}], table)
+    text = gap.format_statistics([{"arm": "budget-x2", "row": "0.9", "changes": [1.0, -1.0, 3.0]}],
+                                 table)
     assert "budget-x2  0.9 |     3 |  +1.00 |" in text and "(10.0 times)" in text
     assert gap.against_single_output({("control", 1): seed(2.0, 6.0, 1, 1)}) is None
