@@ -4,7 +4,7 @@ The core is the paper's method, and all a student needs to read: `import la.lear
 these modules (with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical,
 then code (neither blank, nor comment, nor docstring); tests/test_layout.py checks the list.
 
-    la                                   62    16  this map; one BLAS thread, one rounding
+    la                                   68    17  this map; one BLAS thread, one rounding
     la.buffer                            64    33  the memory buffer (§4)
     la.config                           148    83  LearnConfig: Alg. 2's constants; per domain (§5)
     la.domains                           15     0
@@ -16,20 +16,20 @@ then code (neither blank, nor comment, nor docstring); tests/test_layout.py chec
     la.heuristics                         9     0
     la.heuristics.base                   53    17  the heuristic contract
     la.heuristics.likely_admissible     215   121  y^α (§3-§5)
-    la.learn                            196   119  LearnHeuristicPrac (Alg. 2)
+    la.learn                            201   122  LearnHeuristicPrac (Alg. 2)
     la.nn                                22     5
     la.nn.adam                           63    38  Adam
     la.nn.config                         83    47  the networks' settings (§5)
     la.nn.ffnn                          182   110  μ and σ_a (Eq. 1)
     la.nn.layers                        105    48  layers, by hand
     la.nn.wunn                          241   154  σ_e (Eq. 2)
-    la.search                            11     4
-    la.search.depth_first               275   166  IDA*'s depth-first order
-    la.search.ida_star                   80    46  batched IDA* (Korf 1985)
-    la.search.reference                  77    58  the textbook IDA*
-    la.search.result                     60    40  what a search returns
+    la.search                            12     4
+    la.search.depth_first               309   175  IDA*'s depth-first order
+    la.search.ida_star                   85    47  batched IDA* (Korf 1985)
+    la.search.reference                  81    61  the textbook IDA*
+    la.search.result                     61    40  what a search returns
     la.tasks                             65    34  GenerateTaskPrac (Alg. 1)
-    in all                             2396  1347
+    in all                             2452  1364
 
 Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb,
 la.io, BFS, the batched order (la.search.shallowest). The shell imports the core, never the other

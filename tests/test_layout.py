@@ -27,8 +27,10 @@ OTHER_ROOMS = ("la.pdb", "la.data", "la.solve", "la.bench")
 # the paper's per-domain settings (§5: `DomainConfig`, `DOMAINS`) moved into la.config, +6 for one
 # name for the goal order (`ida_star(order=...)`: `order_class` in, the Learner's check of it out),
 # +1 for la/__init__.py's own line, +10 for wrapping those moved settings and la.learn's merge, and
-# +12 for rectangular boards (the 2x5 puzzle of the exact tables, `la.pdb.exact`) and their one-hot.
-BUDGET = 2_396
+# +12 for rectangular boards (the 2x5 puzzle of the exact tables, `la.pdb.exact`) and their one-hot,
+# +51 for wrapping la.search and la/__init__.py at 100 characters (the C# names of la.search's
+# docstrings moved into comments at the spot), +5 for `Learner.relabel` (the oracle-label arm).
+BUDGET = 2_452
 
 
 def within(module: str, packages) -> bool:
