@@ -1,9 +1,9 @@
-"""The confidence experiment's searches (`la.experiments.confidence`, phase 3): one unit per row of the coverage
-table (`la.experiments.confidence_config.Row`), which searches every test task of its block with the row's
-network, confidence signal, threshold and queue, within the block's budget.
+"""The confidence experiment's searches (`la.experiments.confidence`, phase 3): one unit per row of
+the coverage table (`la.experiments.confidence_config.Row`), which searches every test task of its
+block with the row's network, confidence signal, threshold and queue, within the block's budget.
 
-A row's threshold comes from the confidences its network gave the training states, kept by the network unit
-(`confidences.npz`): X % of them lie below it (`la.heller.thresholds`).
+A row's threshold comes from the confidences its network gave the training states, kept by the
+network unit (`confidences.npz`): X % of them lie below it (`la.heller.thresholds`).
 """
 import functools
 from dataclasses import asdict
@@ -33,7 +33,8 @@ def classical_heuristic(domain: str, pdb_dir: str | None):
 
 
 def sigma_signal(which: str, net, cfg):
-    """The confidence −σ of the WUNN ("WUNN") or the FFNN ("FFNN", whose σ_a is scaled back to cost units)."""
+    """The confidence −σ of the WUNN ("WUNN") or the FFNN ("FFNN", whose σ_a is scaled back to cost
+    units)."""
     return SigmaE(net) if which == "WUNN" else SigmaA(net)
 
 
@@ -59,8 +60,9 @@ def search(row: Row, domain, evaluator, classical, rule, start, limit: int):
 
 
 def searcher(cfg, row: Row, folder: Path, pdb_dir) -> tuple:
-    """What `search` needs for `row`: (domain, NN evaluator, classical heuristic, threshold rule), the networks
-    and their training confidences read from a run's `folder`; the evaluator and rule are None for GBFS classical."""
+    """What `search` needs for `row`: (domain, NN evaluator, classical heuristic, threshold rule),
+    the networks and their training confidences read from a run's `folder`; the evaluator and rule
+    are None for GBFS classical."""
     domain, classical = make_domain(cfg.domain), classical_heuristic(cfg.domain, pdb_dir)
     if row.signal == "classical":
         return domain, None, classical, None
@@ -76,29 +78,34 @@ def searcher(cfg, row: Row, folder: Path, pdb_dir) -> tuple:
 
 
 def search_unit(spec: dict, out: Path, verbose: bool) -> dict:
-    """Phase 3: one row of the coverage table on every test task, within its block's budget; one record per task."""
+    """Phase 3: one row of the coverage table on every test task, within its block's budget; one
+    record per task."""
     cfg, name, row = spec["config"], spec["name"], Row(**spec["row"])
     limit = cfg.node_limit if row.block == "moderate" else cfg.hard_node_limit
-    domain, evaluator, classical, rule = searcher(cfg, row, out / f"run{spec.get('run')}", spec["pdb_dir"])
+    domain, evaluator, classical, rule = searcher(cfg, row, out / f"run{spec.get('run')}",
+                                                  spec["pdb_dir"])
     progress, records = unit_progress(out / name, name, verbose), []
     label = TASK_LABELS.get(cfg.domain, f"{cfg.domain} task #")
     for task in [t for t in TEST_SETS[cfg.domain]() if t.id in cfg.instances]:
         result = search(row, domain, evaluator, classical, rule, task.state, limit)
         if result.solved:
             check_plan(domain, task.state, result.plan)
-        records.append({"id": task.id, "optimal": task.optimal, "solved": result.solved, "cost": result.cost,
-                        "generated": result.generated, "expanded": result.expanded, "seconds": result.seconds,
+        records.append({"id": task.id, "optimal": task.optimal, "solved": result.solved,
+                        "cost": result.cost, "generated": result.generated,
+                        "expanded": result.expanded, "seconds": result.seconds,
                         "status": result.status})
         found = f"cost {result.cost}" if result.solved else result.status
         progress(f"{label}{task.id}: {found}, {result.generated:,} nodes, {result.seconds:.1f} s")
     s = tables.summarize(records)
     return {"run": spec.get("run"), "row": asdict(row), "name": row.name, "records": records, **s,
             "summary": f"{row.name}: {s['solved']}/{s['tasks']} solved"
-                       + ("" if s["generated"] is None else f", {s['generated']:,.0f} nodes on average")}
+                       + ("" if s["generated"] is None
+                          else f", {s['generated']:,.0f} nodes on average")}
 
 
 def search_specs(cfg, runs: list, base: dict) -> list:
-    """One unit per row and run; GBFS with the classical heuristic belongs to no run, one unit per block."""
+    """One unit per row and run; GBFS with the classical heuristic belongs to no run, one unit per
+    block."""
     rows = cfg.rows()
     specs = [{**base, "name": "classical" if row.block == "moderate" else f"{row.block}-classical",
               "row": asdict(row)} for row in rows if row.signal == "classical"]
