@@ -1,19 +1,23 @@
-"""The confidence experiment's tables from its units (`la.experiments.confidence`), as text and as files.
+"""The confidence experiment's tables from its units (`la.experiments.confidence`), as text and as
+files.
 
-    OOD table       per network: the median confidence c^NN on held-out teacher states ("In"), on uniform and on
-                    weighted noise (Out-U, Out-W), Kendall's τ between h^NN and the teacher's cost on the held-out
-                    states, mean |h^NN − cost| (Heller et al. 2022, Table 1); for the FFNN and the WUNN the same
-                    columns with their σ (cost units) in place of c^NN, and their mean prediction for h^NN
-    coverage table  per search row and block: coverage on the test tasks, its change from the queue's base row,
-                    mean plan cost and mean generated nodes over the solved tasks (Heller et al., Table 2, gives
-                    coverage and its change only), beside the paper's Table 2 where it has the row
-    Table 3         per block and classifier: the dual queue with A40 searched with that network, its coverage and
-                    its change from Standard's, beside the paper's Table 3
+    OOD table       per network: the median confidence c^NN on held-out teacher states ("In"), on
+                    uniform and on weighted noise (Out-U, Out-W), Kendall's τ between h^NN and the
+                    teacher's cost on the held-out states, mean |h^NN − cost| (Heller et al. 2022,
+                    Table 1); for the FFNN and the WUNN the same columns with their σ (cost units)
+                    in place of c^NN, and their mean prediction for h^NN
+    coverage table  per search row and block: coverage on the test tasks, its change from the
+                    queue's base row, mean plan cost and mean generated nodes over the solved tasks
+                    (Heller et al., Table 2, gives coverage and its change only), beside the paper's
+                    Table 2 where it has the row
+    Table 3         per block and classifier: the dual queue with A40 searched with that network,
+                    its coverage and its change from Standard's, beside the paper's Table 3
 
-Every number is a mean over runs, with its standard deviation over runs beside it, and for coverage also the
-standard error of the mean (the sample standard deviation over √runs); a change is taken run by run (the same
-teacher data and test tasks), then averaged. Unsolved tasks are counted, never dropped silently. The paper's
-values are summarised by their mean and range over its 8 IPC domains: other domains, so only the pattern compares.
+Every number is a mean over runs, with its standard deviation over runs beside it, and for coverage
+also the standard error of the mean (the sample standard deviation over √runs); a change is taken
+run by run (the same teacher data and test tasks), then averaged. Unsolved tasks are counted, never
+dropped silently. The paper's values are summarised by their mean and range over its 8 IPC domains:
+other domains, so only the pattern compares.
 """
 from dataclasses import asdict
 from pathlib import Path
@@ -30,17 +34,18 @@ COVERAGE_COLUMNS = ("coverage", "cost", "generated")
 
 
 def summarize(records: list) -> dict:
-    """One row's results on its tasks: tasks, solved, coverage (a fraction), mean cost and mean generated nodes
-    over the solved tasks (None when none was solved)."""
+    """One row's results on its tasks: tasks, solved, coverage (a fraction), mean cost and mean
+    generated nodes over the solved tasks (None when none was solved)."""
     solved = [r for r in records if r["solved"]]
-    mean = lambda key: float(np.mean([r[key] for r in solved])) if solved else None          # noqa: E731
-    return {"tasks": len(records), "solved": len(solved), "coverage": len(solved) / len(records) if records else None,
+    mean = lambda key: float(np.mean([r[key] for r in solved])) if solved else None     # noqa: E731
+    return {"tasks": len(records), "solved": len(solved),
+            "coverage": len(solved) / len(records) if records else None,
             "cost": mean("cost"), "generated": mean("generated")}
 
 
 def ood_table(cfg, trained: list) -> list:
-    """Per network (classifiers, then the FFNN and the WUNN): each column's mean and sd over runs, and the paper's
-    Table 1 values where it has the network (as fractions, like ours)."""
+    """Per network (classifiers, then the FFNN and the WUNN): each column's mean and sd over runs,
+    and the paper's Table 1 values where it has the network (as fractions, like ours)."""
     rows = []
     for network in (*cfg.networks, *SIGMA_NETWORKS.values()):
         mine = [t for t in trained if t["network"] == network]
@@ -49,32 +54,37 @@ def ood_table(cfg, trained: list) -> list:
         for key in (*OOD_COLUMNS, "epochs"):
             entry[key], entry[key + "_sd"] = mean_std(t[key] for t in mine if t[key] is not None)
         paper = PAPER_OOD.get(network)
-        entry["paper"] = None if paper is None else dict(zip(("in", "out_u", "out_w", "tau"), np.divide(paper, 100)))
+        entry["paper"] = (None if paper is None
+                          else dict(zip(("in", "out_u", "out_w", "tau"), np.divide(paper, 100))))
         rows.append(entry)
     return rows
 
 
 def change(units: list, base_units: list) -> tuple:
-    """(mean, sd, se) over runs of a row's coverage less its base row's, run by run; Nones without a pair."""
+    """(mean, sd, se) over runs of a row's coverage less its base row's, run by run; Nones without a
+    pair."""
     base = {u["run"]: u["coverage"] for u in base_units if u["coverage"] is not None}
-    return spread(u["coverage"] - base[u["run"]] for u in units if u["coverage"] is not None and u["run"] in base)
+    return spread(u["coverage"] - base[u["run"]] for u in units
+                  if u["coverage"] is not None and u["run"] in base)
 
 
 def base_row(row: Row) -> Row | None:
-    """The row whose coverage `row` changes (Heller et al., Table 2): the base of its queue and block; None for a
-    base row, GBFS with the classical heuristic and Table 3's rows of other networks (`table3` compares those)."""
+    """The row whose coverage `row` changes (Heller et al., Table 2): the base of its queue and
+    block; None for a base row, GBFS with the classical heuristic and Table 3's rows of other
+    networks (`table3` compares those)."""
     if row.signal == "classical" or row.method == "base" or row.network is not None:
         return None
     return Row("softmax", row.queue, block=row.block)
 
 
 def paper_summary(values, kind: str) -> dict | None:
-    """The paper's values over its IPC domains (None where it has none), their mean and range; `kind` says
-    whether they are coverages or changes of coverage (fractions, as ours)."""
+    """The paper's values over its IPC domains (None where it has none), their mean and range;
+    `kind` says whether they are coverages or changes of coverage (fractions, as ours)."""
     if values is None:
         return None
     known = [v for v in values if v is not None]
-    return {"kind": kind, "values": list(values), "mean": float(np.mean(known)), "min": min(known), "max": max(known)}
+    return {"kind": kind, "values": list(values), "mean": float(np.mean(known)), "min": min(known),
+            "max": max(known)}
 
 
 def _units(searched: list) -> dict:
@@ -85,13 +95,14 @@ def _units(searched: list) -> dict:
 
 
 def coverage_table(cfg, searched: list) -> list:
-    """Per row of `cfg.rows()`: coverage (mean, sd, se), its change from the base row, mean cost and mean generated
-    nodes (mean and sd over runs), and the paper's Table 2 values of the row, if it has them."""
+    """Per row of `cfg.rows()`: coverage (mean, sd, se), its change from the base row, mean cost and
+    mean generated nodes (mean and sd over runs), and the paper's Table 2 values of the row, if it
+    has them."""
     by_name, rows = _units(searched), []
     for row in cfg.rows():
         mine = by_name.get(row.name, [])
-        entry = {"row": row.name, **asdict(row), "runs": len(mine), "tasks": mine[0]["tasks"] if mine else 0,
-                 "solved": [s["solved"] for s in mine]}
+        entry = {"row": row.name, **asdict(row), "runs": len(mine),
+                 "tasks": mine[0]["tasks"] if mine else 0, "solved": [s["solved"] for s in mine]}
         for key in COVERAGE_COLUMNS:
             entry[key], entry[key + "_sd"] = mean_std(s[key] for s in mine if s[key] is not None)
         entry["coverage_se"] = spread(s["coverage"] for s in mine if s["coverage"] is not None)[2]
@@ -109,17 +120,20 @@ TABLE3_ORDER = ("Standard", "W50", "W90", "U50", "U90")      # Heller et al., Ta
 
 
 def table3(cfg, searched: list) -> list:
-    """Per block and classifier: the dual queue with A40 searched with it (Heller et al., Table 3): coverage and,
-    but for Standard, its change from Standard's row, run by run; the paper's values of the same block."""
+    """Per block and classifier: the dual queue with A40 searched with it (Heller et al., Table 3):
+    coverage and, but for Standard, its change from Standard's row, run by run; the paper's values
+    of the same block."""
     by_name, table = _units(searched), []
-    networks = [n for n in TABLE3_ORDER if n in cfg.networks] + [n for n in cfg.networks if n not in TABLE3_ORDER]
+    networks = ([n for n in TABLE3_ORDER if n in cfg.networks]
+                + [n for n in cfg.networks if n not in TABLE3_ORDER])
     for block in cfg.blocks:
         standard = by_name.get(table3_row(cfg, block, "Standard").name, [])
         for network in networks:
             row = table3_row(cfg, block, network)
             mine = by_name.get(row.name, [])
             entry = {"block": block, "network": network, "row": row.name, "runs": len(mine),
-                     "tasks": mine[0]["tasks"] if mine else 0, "solved": [s["solved"] for s in mine]}
+                     "tasks": mine[0]["tasks"] if mine else 0,
+                     "solved": [s["solved"] for s in mine]}
             entry["coverage"], entry["coverage_sd"], entry["coverage_se"] = spread(
                 s["coverage"] for s in mine if s["coverage"] is not None)
             entry["change"], entry["change_sd"], entry["change_se"] = (
@@ -150,13 +164,14 @@ def _paper(summary: dict | None) -> str:
     if summary is None:
         return ""
     sign = "+" if summary["kind"] == "change" else ""
-    return f"{100 * summary['mean']:{sign}.1f} [{100 * summary['min']:{sign}.0f}, {100 * summary['max']:{sign}.0f}]"
+    return (f"{100 * summary['mean']:{sign}.1f} [{100 * summary['min']:{sign}.0f}, "
+            f"{100 * summary['max']:{sign}.0f}]")
 
 
 def format_tables(record: dict) -> str:
     """The tables as text: OOD, coverage per block, and Table 3 when the record has it."""
-    lines = [f"OOD table, {record['domain']} ({len(record['runs'])} run(s)); held-out teacher states, noise inputs; "
-             f"the paper's Table 1 is over IPC domains",
+    lines = [f"OOD table, {record['domain']} ({len(record['runs'])} run(s)); held-out teacher "
+             f"states, noise inputs; the paper's Table 1 is over IPC domains",
              f"{'network':>9} | {'In':>7} {'Out-U':>7} {'Out-W':>7} {'τ':>6} {'|err|':>6} | "
              f"{'paper: In':>9} {'Out-U':>6} {'Out-W':>6} {'τ':>6}"]
     for r in record["ood"]:
@@ -166,43 +181,54 @@ def format_tables(record: dict) -> str:
         paper = "(median σ, cost units)" if sigma else " ".join(
             _cell(r["paper"][k] if r["paper"] else None, ".1%", w) for k, w in
             (("in", 9), ("out_u", 6), ("out_w", 6), ("tau", 6)))
-        lines.append(f"{r['network']:>9} | {mine} {_cell(r['tau'], '.3f', 6)} {_cell(r['mae'], '.1f', 6)} | {paper}")
+        lines.append(f"{r['network']:>9} | {mine} {_cell(r['tau'], '.3f', 6)} "
+                     f"{_cell(r['mae'], '.1f', 6)} | {paper}")
     cfg = record["config"]
     budgets = {"moderate": cfg["node_limit"], "hard": cfg.get("hard_node_limit")}
-    spread_note = "; in %, mean ± sd (standard error) over runs" if len(record["runs"]) > 1 else "; in %"
+    spread_note = ("; in %, mean ± sd (standard error) over runs" if len(record["runs"]) > 1
+                   else "; in %")
     for block in cfg.get("blocks", ["moderate"]):
         rows = [r for r in record["coverage"] if r.get("block", "moderate") == block]
-        lines += ["", f"Coverage table, {record['domain']}, {block} block: {len(cfg['instances'])} test tasks, "
-                      f"{budgets[block]:,} nodes each; h^NN from {cfg['search_network']} (Table 3's rows: their "
-                      f"own){spread_note}; change: from the queue's base row; cost and nodes over solved tasks; "
-                      f"paper: Heller et al.'s Table 2, mean [min, max] over 8 IPC domains, their P beside la's PA",
-                  f"{'row':>23} | {'coverage':>20} {'change':>20} | {'mean cost':>9} {'mean nodes':>10} | paper"]
+        lines += ["", f"Coverage table, {record['domain']}, {block} block: {len(cfg['instances'])} "
+                      f"test tasks, {budgets[block]:,} nodes each; h^NN from "
+                      f"{cfg['search_network']} (Table 3's rows: their own){spread_note}; change: "
+                      f"from the queue's base row; cost and nodes over solved tasks; paper: "
+                      f"Heller et al.'s Table 2, mean [min, max] over 8 IPC domains, their P "
+                      f"beside la's PA",
+                  f"{'row':>23} | {'coverage':>20} {'change':>20} | {'mean cost':>9} "
+                  f"{'mean nodes':>10} | paper"]
         for r in rows:
-            lines.append(f"{r['row']:>23} | {_points(r, 'coverage'):>20} {_points(r, 'change', True):>20} | "
-                         f"{_cell(r['cost'], ',.1f', 9)} {_cell(r['generated'], ',.0f', 10)} | "
-                         f"{_paper(r.get('paper'))}")
+            lines.append(f"{r['row']:>23} | {_points(r, 'coverage'):>20} "
+                         f"{_points(r, 'change', True):>20} | {_cell(r['cost'], ',.1f', 9)} "
+                         f"{_cell(r['generated'], ',.0f', 10)} | {_paper(r.get('paper'))}")
         if not any(r["coverage"] for r in rows):
-            lines.append(f"No row solved a test task within {budgets[block]:,} nodes, GBFS with the classical "
-                         f"heuristic included: a budget too small for these tasks (as --quick's is on the 24-puzzle).")
+            lines.append(f"No row solved a test task within {budgets[block]:,} nodes, GBFS with "
+                         f"the classical heuristic included: a budget too small for these tasks "
+                         f"(as --quick's is on the 24-puzzle).")
     for block in cfg.get("blocks", []) if record.get("table3") else []:
-        lines += ["", f"Table 3, {block} block: the dual queue with A40 searched with each network; coverage and its "
-                      f"change from Standard{spread_note}; paper: Heller et al.'s Table 3 ({block}), mean [min, max] "
-                      f"over 8 IPC domains",
+        lines += ["", f"Table 3, {block} block: the dual queue with A40 searched with each "
+                      f"network; coverage and its change from Standard{spread_note}; paper: "
+                      f"Heller et al.'s Table 3 ({block}), mean [min, max] over 8 IPC domains",
                   f"{'network':>9} | {'coverage':>20} {'change':>20} | paper"]
         for r in (r for r in record["table3"] if r["block"] == block):
-            lines.append(f"{r['network']:>9} | {_points(r, 'coverage'):>20} {_points(r, 'change', True):>20} | "
-                         f"{_paper(r['paper'])}")
+            lines.append(f"{r['network']:>9} | {_points(r, 'coverage'):>20} "
+                         f"{_points(r, 'change', True):>20} | {_paper(r['paper'])}")
     return "\n".join(line.rstrip() for line in lines)
 
 
 def write_results(out: Path, record: dict) -> None:
-    """results.json (everything the figures need), results.csv (one line per search row, run and task) and
-    ood.csv (one line per network and run)."""
+    """results.json (everything the figures need), results.csv (one line per search row, run and
+    task) and ood.csv (one line per network and run)."""
     write_json(out / "results.json", record)
-    write_text(out / "results.csv", "run,row,id,optimal,solved,cost,generated,expanded,seconds,status\n" + "".join(
-        f"{t['run'] or ''},{t['name']},{r['id']},{r['optimal']},{r['solved']},{r['cost'] if r['solved'] else ''},"
-        f"{r['generated']},{r['expanded']},{r['seconds']:.3f},{r['status']}\n" for t in record["tests"]
-        for r in t["records"]))
-    cells = lambda t: ",".join("" if t[k] is None else f"{t[k]:.6g}" for k in OOD_COLUMNS)     # noqa: E731
-    write_text(out / "ood.csv", "run,network," + ",".join(OOD_COLUMNS) + ",epochs,seconds\n" + "".join(
-        f"{t['run']},{t['network']},{cells(t)},{t['epochs']},{t['seconds']:.1f}\n" for t in record["training"]))
+    write_text(out / "results.csv",
+               "run,row,id,optimal,solved,cost,generated,expanded,seconds,status\n" + "".join(
+                   f"{t['run'] or ''},{t['name']},{r['id']},{r['optimal']},{r['solved']},"
+                   f"{r['cost'] if r['solved'] else ''},{r['generated']},{r['expanded']},"
+                   f"{r['seconds']:.3f},{r['status']}\n"
+                   for t in record["tests"] for r in t["records"]))
+    cells = lambda t: ",".join("" if t[k] is None else f"{t[k]:.6g}"             # noqa: E731
+                               for k in OOD_COLUMNS)
+    write_text(out / "ood.csv",
+               "run,network," + ",".join(OOD_COLUMNS) + ",epochs,seconds\n" + "".join(
+                   f"{t['run']},{t['network']},{cells(t)},{t['epochs']},{t['seconds']:.1f}\n"
+                   for t in record["training"]))
