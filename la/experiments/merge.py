@@ -1,20 +1,22 @@
 """Combine the results folders of separate runs of one experiment into the results of the whole.
 
-    python -m la.experiments.merge OUT DIR...     # e.g. the folders of `--runs 10 --run K`, K = 1..10
+    python -m la.experiments.merge OUT DIR...  # e.g. the folders of `--runs 10 --run K`, K = 1..10
 
 Each DIR is a finished run of `la.experiments.suboptimality`, `la.experiments.efficiency` or
-`la.experiments.confidence` (its results.json written), all of the same experiment. They merge when their settings
-agree: the seed and the whole configuration except the number of runs, compared by a hash of them
-(`la.experiments.merge_check.settings_hash`), so folders made on different commits of the same algorithm merge; the
-command, commit and run selection (--run K) are provenance, not settings, and so are the suboptimality rows each
-folder tested (--rows): a row stands on the runs that tested it, its `runs` in the table. Every run 1..M must be in
-exactly one folder. An overlap, a gap or a mismatch is one line and exit status 2, with nothing written. OUT receives
-results.json and results.csv, made by the experiment's own table functions as if the M runs had been one experiment,
+`la.experiments.confidence` (its results.json written), all of the same experiment. They merge when
+their settings agree: the seed and the whole configuration except the number of runs, compared by a
+hash of them (`la.experiments.merge_check.settings_hash`), so folders made on different commits of
+the same algorithm merge; the command, commit and run selection (--run K) are provenance, not
+settings, and so are the suboptimality rows each folder tested (--rows): a row stands on the runs
+that tested it, its `runs` in the table. Every run 1..M must be in exactly one folder. An overlap, a
+gap or a mismatch is one line and exit status 2, with nothing written. OUT receives results.json and
+results.csv, made by the experiment's own table functions as if the M runs had been one experiment,
 and its figure(s); the record lists the command and commit of every folder.
 
-Every file the merge reads is read and checked (`merge_check.SHAPES`: all that the table functions read) before
-anything is written, so a damaged folder is refused in one line naming the file. Should a write still fail (a full
-disk), what the merge wrote is removed: OUT is left as it was, empty or absent.
+Every file the merge reads is read and checked (`merge_check.SHAPES`: all that the table functions
+read) before anything is written, so a damaged folder is refused in one line naming the file. Should
+a write still fail (a full disk), what the merge wrote is removed: OUT is left as it was, empty or
+absent.
 """
 import shutil
 import sys
@@ -26,10 +28,13 @@ from la.runs.cli import Parser, existing_folder, out_folder, run
 
 
 def provenance(folders: list, command: list) -> dict:
-    """The merge's command, every folder's command and commit, and every commit (each once, in order)."""
+    """The merge's command, every folder's command and commit, and every commit (each once, in
+    order)."""
     made = [{"folder": str(f["folder"]), "runs": f["runs"], "command": f["about"]["command"],
-             "commit": f["about"].get("commit"), "resumed": f["about"].get("resumed", [])} for f in folders]
-    commits = [c for m in made for c in [m["commit"], *(r.get("commit") for r in m["resumed"])] if c]
+             "commit": f["about"].get("commit"), "resumed": f["about"].get("resumed", [])}
+            for f in folders]
+    commits = [c for m in made for c in [m["commit"], *(r.get("commit") for r in m["resumed"])]
+               if c]
     return {"command": " ".join(command), "commit": made[0]["commit"], "resumed": [],
             "commits": list(dict.fromkeys(commits)), "merged": made}
 
@@ -49,45 +54,52 @@ def merge_efficiency(out: Path, folders: list, runs: list, about: dict) -> str:
 
 def merge_suboptimality(out: Path, folders: list, runs: list, about: dict) -> str:
     from la.experiments import suboptimality as sub, table3
-    from la.experiments.suboptimality_table import NETWORKS, calibration_table, draw, format_table, table, \
-        write_results
+    from la.experiments.suboptimality_table import NETWORKS, calibration_table, draw, \
+        format_table, table, write_results
     first = folders[0]["record"]
     cfg = replace(folders[0]["config"], runs=len(runs))
     by_run = sorted(folders, key=lambda f: f["runs"][0])
-    baseline = [t for t in first["tests"] if t.get("run") is None]             # the same in every folder
+    # the same in every folder
+    baseline = [t for t in first["tests"] if t.get("run") is None]
     extra = [r["row"] for r in first["table"] if r["row"] not in cfg.rows()]   # --baselines' rows
     order = [*cfg.rows(), *extra]
-    tests = baseline + sorted((t for f in by_run for t in f["record"]["tests"] if t.get("run") is not None),
+    tests = baseline + sorted((t for f in by_run for t in f["record"]["tests"]
+                               if t.get("run") is not None),
                               key=lambda t: (t["run"], order.index(t["row"])))
     calibrations = [c for f in by_run for c in f["calibrations"]]
-    record = {**{k: first[k] for k in ("experiment", "domain", "scale", "seed", "reduced", "calibration_states",
-                                       "generate_task", "title", "paper_boot") if k in first},
+    record = {**{k: first[k] for k in ("experiment", "domain", "scale", "seed", "reduced",
+                                       "calibration_states", "generate_task", "title",
+                                       "paper_boot") if k in first},
               "config": asdict(cfg), "runs": runs, **about,
               "table": table(cfg, tests, sub.paper_values(cfg.domain), extra),
               "calibration": calibration_table(calibrations),
               "training": [t for f in by_run for t in f["record"]["training"]],
-              "learning_curves": {w: [c for f in by_run for c in f["record"]["learning_curves"].get(w, [])]
+              "learning_curves": {w: [c for f in by_run
+                                      for c in f["record"]["learning_curves"].get(w, [])]
                                   for w in NETWORKS},
               "tests": tests}
     if cfg.calibration_random:
         record["calibration_random"] = calibration_table(calibrations, "calibration_random")
-    record.update({"sampler": first["sampler"]} if "sampler" in first else {})     # the same in every folder
+    # the same in every folder
+    record.update({"sampler": first["sampler"]} if "sampler" in first else {})
     rows = [row for row in order if any(row in f["record"].get("rows", order) for f in by_run)]
-    if rows != order:                                       # some rows were left out by every folder's --rows
+    if rows != order:                             # some rows were left out by every folder's --rows
         record["rows"] = rows
-    if any("machine" in f["record"] for f in by_run):                            # what each folder ran on
+    if any("machine" in f["record"] for f in by_run):                      # what each folder ran on
         record["machines"] = [f["record"].get("machine") for f in by_run]
     if "baselines" in first:
-        record.update(baselines=first["baselines"], conformal=[c for f in by_run for c in f["record"]["conformal"]])
+        record.update(baselines=first["baselines"],
+                      conformal=[c for f in by_run for c in f["record"]["conformal"]])
     write_results(out, record, tests)
     draw(record, out)
     return format_table(record["table"], table3.BOOT.get(cfg.domain))
 
 
 def of_runs(folders: list, key: str) -> list:
-    """The folders' units under `key` that belong to a run, each folder's in its own order, stably sorted by run:
-    their order in one folder of `--runs N`."""
-    return sorted((u for f in folders for u in f["record"][key] if u.get("run") is not None), key=lambda u: u["run"])
+    """The folders' units under `key` that belong to a run, each folder's in its own order, stably
+    sorted by run: their order in one folder of `--runs N`."""
+    return sorted((u for f in folders for u in f["record"][key] if u.get("run") is not None),
+                  key=lambda u: u["run"])
 
 
 def merge_confidence(out: Path, folders: list, runs: list, about: dict) -> str:
@@ -95,25 +107,29 @@ def merge_confidence(out: Path, folders: list, runs: list, about: dict) -> str:
     from la.plots import confidence as plots_confidence
     first = folders[0]["record"]
     cfg = replace(folders[0]["config"], runs=len(runs))
-    # The GBFS classical row (unit "classical", run None) belongs to no run: every folder computes it, `check`
-    # found the copies equal but for their times, and the first folder's copy is kept, ahead of the runs' rows as
-    # in one folder.
+    # The GBFS classical row (unit "classical", run None) belongs to no run: every folder computes
+    # it, `check` found the copies equal but for their times, and the first folder's copy is kept,
+    # ahead of the runs' rows as in one folder.
     classical = [t for t in first["tests"] if t.get("run") is None]
-    teachers, trained, searched = (of_runs(folders, key) for key in ("teacher", "training", "tests"))
-    record = confidence.results_record(cfg, first["quick"], first["seed"], runs, about, teachers, trained,
-                                       classical + searched)
+    teachers, trained, searched = (of_runs(folders, key)
+                                   for key in ("teacher", "training", "tests"))
+    record = confidence.results_record(cfg, first["quick"], first["seed"], runs, about, teachers,
+                                       trained, classical + searched)
     tables.write_results(out, record)
     plots_confidence.draw(record, out)
     return tables.format_tables(record)
 
 
-MERGES = {"suboptimality": merge_suboptimality, "efficiency": merge_efficiency, "confidence": merge_confidence}
+MERGES = {"suboptimality": merge_suboptimality, "efficiency": merge_efficiency,
+          "confidence": merge_confidence}
 
 
 def main(argv=None) -> int:
     parser = Parser(prog="python -m la.experiments.merge", description=__doc__.split("\n")[0])
-    parser.add_argument("out", type=out_folder, metavar="OUT", help="the merged results folder (new or empty)")
-    parser.add_argument("dirs", type=existing_folder, nargs="+", metavar="DIR", help="finished runs' folders")
+    parser.add_argument("out", type=out_folder, metavar="OUT",
+                        help="the merged results folder (new or empty)")
+    parser.add_argument("dirs", type=existing_folder, nargs="+", metavar="DIR",
+                        help="finished runs' folders")
     args = parser.parse_args(argv)
     if len({d.resolve() for d in args.dirs}) < len(args.dirs):
         raise ValueError("a folder is named twice: merge each folder once")
@@ -121,9 +137,11 @@ def main(argv=None) -> int:
         raise ValueError(f"{args.out} is not empty: choose a new folder for the merged results")
     folders = [read_folder(d) for d in args.dirs]
     runs = check(folders)
-    command = ["python", "-m", "la.experiments.merge", *(argv if argv is not None else sys.argv[1:])]
+    command = ["python", "-m", "la.experiments.merge",
+               *(argv if argv is not None else sys.argv[1:])]
     about = provenance(folders, [str(c) for c in command])
-    created = [p for p in [args.out, *args.out.absolute().parents] if not p.exists()]   # deepest first
+    # deepest first
+    created = [p for p in [args.out, *args.out.absolute().parents] if not p.exists()]
     args.out.mkdir(parents=True, exist_ok=True)
     try:
         text = MERGES[folders[0]["record"]["experiment"]](args.out, folders, runs, about)
@@ -137,8 +155,8 @@ def main(argv=None) -> int:
 
 
 def remove_written(out: Path, created: list) -> None:
-    """Undo a merge that failed part-way (a full disk): OUT was empty, so all in it is the merge's; then remove
-    the folders the merge created."""
+    """Undo a merge that failed part-way (a full disk): OUT was empty, so all in it is the merge's;
+    then remove the folders the merge created."""
     for path in out.iterdir():
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
