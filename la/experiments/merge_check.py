@@ -1,6 +1,7 @@
-"""Reading and checking the results folders `la.experiments.merge` combines: each folder's record, settings, runs and
-calibrations, read and checked against what the merge and the tables read (`SHAPES`), then the folders checked
-against each other (`check`): one experiment, one settings hash, every run exactly once.
+"""Reading and checking the results folders `la.experiments.merge` combines: each folder's record,
+settings, runs and calibrations, read and checked against what the merge and the tables read
+(`SHAPES`), then the folders checked against each other (`check`): one experiment, one settings
+hash, every run exactly once.
 """
 import hashlib
 import json
@@ -13,13 +14,16 @@ from la.runs.folder import read_experiment, read_result
 from la.runs.shapes import MAYBE, NUMBER, check_shape
 
 EXPERIMENTS = ("suboptimality", "efficiency", "confidence")
-RUNLESS = {"suboptimality": "the baseline row", "confidence": "the GBFS classical row"}   # computed by every folder
-UNITS = {"efficiency": "units", "suboptimality": "tests", "confidence": "tests"}       # the units that name runs
+# computed by every folder
+RUNLESS = {"suboptimality": "the baseline row", "confidence": "the GBFS classical row"}
+# the units that name runs
+UNITS = {"efficiency": "units", "suboptimality": "tests", "confidence": "tests"}
 
-# What the merge and the experiments' table functions read from each results.json (check_shape's notation).
-# "run" is a unit's run, null for a row no run owns (the baseline, GBFS classical).
+# What the merge and the experiments' table functions read from each results.json (check_shape's
+# notation). "run" is a unit's run, null for a row no run owns (the baseline, GBFS classical).
 _RUN = (int, type(None))
-_SEARCH = {"id": int, "optimal": int, "solved": bool, "cost": MAYBE, "generated": int, "seconds": NUMBER}
+_SEARCH = {"id": int, "optimal": int, "solved": bool, "cost": MAYBE, "generated": int,
+           "seconds": NUMBER}
 SHAPES = {
     "efficiency": {"seed": int, "config": {"runs": int}, "units": [{
         "run": int, "variant": str, "solved_train": NUMBER, "solved_test": NUMBER,
@@ -27,48 +31,55 @@ SHAPES = {
     "suboptimality": {
         "domain?": str, "seed": int, "config": {"runs": int}, "table": [{"row": str}, ...],
         "training": [{"run": int}, ...], "learning_curves": {"alpha?": list, "mean?": list},
-        "tests": [{"run": _RUN, "row": str, "tasks": int, "unsolved": int, "records": [_SEARCH, ...],
+        "tests": [{"run": _RUN, "row": str, "tasks": int, "unsolved": int,
+                   "records": [_SEARCH, ...],
                    **dict.fromkeys(("time", "generated", "subopt", "optimal"), MAYBE)}]},
     "confidence": {
         "quick": bool, "seed": int, "config": {"runs": int}, "teacher": [{"run": int}, ...],
         "training": [{"run": int, "network": str, "seconds": NUMBER,
-                      **dict.fromkeys(("in", "out_u", "out_w", "tau", "mae", "epochs"), MAYBE)}, ...],
+                      **dict.fromkeys(("in", "out_u", "out_w", "tau", "mae", "epochs"), MAYBE)},
+                     ...],
         "tests": [{"run": _RUN, "name": str, "tasks": int, "solved": int,
                    "records": [{**_SEARCH, "expanded": int, "status": str}, ...],
                    **dict.fromkeys(("coverage", "cost", "generated"), MAYBE)}]},
 }
-_CALIBRATION = [{"y_alpha_below_h_star": NUMBER, "h_admissible": NUMBER, "network_above_h_ad?": MAYBE}]
+_CALIBRATION = [{"y_alpha_below_h_star": NUMBER, "h_admissible": NUMBER,
+                 "network_above_h_ad?": MAYBE}]
 
 
 def unit_shape(experiment: str, unit: str) -> dict:
-    """What the finished unit `unit` of `experiment` ("run1/test-0.9", "md", "run2/search/dual-A40-softmax") must
-    hold: the entry of results.json it becomes (`SHAPES`), so that a resumed run reads only units its tables can
-    use (`la.runs.folder.prepare`). Suboptimality: a test row (the baseline's unit has no run folder),
-    a calibration, else a training; confidence: a search row (GBFS classical has no run folder), a teacher, else a
+    """What the finished unit `unit` of `experiment` ("run1/test-0.9", "md",
+    "run2/search/dual-A40-softmax") must hold: the entry of results.json it becomes (`SHAPES`), so
+    that a resumed run reads only units its tables can use (`la.runs.folder.prepare`).
+    Suboptimality: a test row (the baseline's unit has no run folder), a calibration, else a
+    training; confidence: a search row (GBFS classical has no run folder), a teacher, else a
     network."""
     shapes, last = SHAPES[experiment], unit.rsplit("/", 1)[-1]
     if experiment == "suboptimality":
         if last == "calibration":
             return {"run": int, "calibration": _CALIBRATION, "calibration_random?": _CALIBRATION}
-        return shapes["tests"][0] if "/" not in unit or last.startswith("test-") else shapes["training"][0]
+        return (shapes["tests"][0] if "/" not in unit or last.startswith("test-")
+                else shapes["training"][0])
     if experiment == "confidence":
         if last == "teacher":
             return shapes["teacher"][0]
-        return shapes["tests"][0] if "/" not in unit or "/search/" in unit else shapes["training"][0]
+        return (shapes["tests"][0] if "/" not in unit or "/search/" in unit
+                else shapes["training"][0])
     return shapes["units"][0]
 
 
 def settings_hash(settings: dict) -> str:
-    """A hash of what decides a run's results: the settings without the number of runs, the run selection and the
-    rows tested (`--rows`: a row's results do not depend on the other rows; the merged table says each row's runs)."""
+    """A hash of what decides a run's results: the settings without the number of runs, the run
+    selection and the rows tested (`--rows`: a row's results do not depend on the other rows; the
+    merged table says each row's runs)."""
     kept = {**{k: v for k, v in settings.items() if k not in ("run", "rows")},
             "config": {k: v for k, v in settings["config"].items() if k != "runs"}}
     return hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def rebuild(cls, values: dict, where: str = "config"):
-    """The configuration dataclass `cls` from its `asdict` form as JSON kept it (nested dataclasses, tuples);
-    ValueError naming the first entry (`where`.field) that cannot be one of its fields."""
+    """The configuration dataclass `cls` from its `asdict` form as JSON kept it (nested dataclasses,
+    tuples); ValueError naming the first entry (`where`.field) that cannot be one of its fields."""
     if not isinstance(values, dict):
         raise ValueError(f"{where} should be an object (a {cls.__name__}), got {values!r:.40}")
     hints, made = typing.get_type_hints(cls), {}
@@ -78,7 +89,8 @@ def rebuild(cls, values: dict, where: str = "config"):
             if is_dataclass(hint):
                 made[f.name] = rebuild(hint, value, at)
             elif not _fits(value, hint):
-                wanted = "a list" if hint is tuple else getattr(hint, "__name__", str(hint))     # int | None
+                # int | None
+                wanted = "a list" if hint is tuple else getattr(hint, "__name__", str(hint))
                 raise ValueError(f"{at} should be {wanted}, got {value!r:.40}")
             else:
                 made[f.name] = tuple(value) if isinstance(value, list) else value
@@ -89,7 +101,8 @@ def rebuild(cls, values: dict, where: str = "config"):
 
 
 def _fits(value, hint) -> bool:
-    """Whether a JSON value can be a field of type `hint`: a tuple is kept as a list, an int may be a float."""
+    """Whether a JSON value can be a field of type `hint`: a tuple is kept as a list, an int may be
+    a float."""
     if isinstance(hint, types.UnionType):                                  # int | None, ...
         return any(_fits(value, h) for h in typing.get_args(hint))
     kinds = (int, float) if hint is float else list if hint is tuple else hint
@@ -97,38 +110,45 @@ def _fits(value, hint) -> bool:
 
 
 def read_folder(folder: Path) -> dict:
-    """A finished run's experiment.json and results.json, checked; its settings' hash, configuration and runs."""
+    """A finished run's experiment.json and results.json, checked; its settings' hash, configuration
+    and runs."""
     about = read_experiment(folder)
     check_shape(about.get("resumed", []), [dict, ...], str(folder / "experiment.json"), "resumed")
     path = folder / "results.json"
     if not path.exists():
-        raise ValueError(f"{folder} holds no finished run (no results.json): finish it with --resume first")
+        raise ValueError(f"{folder} holds no finished run (no results.json): finish it with "
+                         f"--resume first")
     try:
         record = json.loads(path.read_text())
-    except (OSError, ValueError, RecursionError) as error:        # UnicodeDecodeError is a ValueError
-        raise ValueError(f"{path}: not a readable results file ({' '.join(str(error).split())})") from None
+    except (OSError, ValueError, RecursionError) as error:      # UnicodeDecodeError is a ValueError
+        raise ValueError(f"{path}: not a readable results file "
+                         f"({' '.join(str(error).split())})") from None
     if not isinstance(record, dict):
         raise ValueError(f"{path}: expected a JSON object of results, got {type(record).__name__}")
     kind = record.get("experiment")
     if kind not in EXPERIMENTS:
-        raise ValueError(f"{path}: experiment {str(kind)[:40]!r}, expected one of {', '.join(EXPERIMENTS)}")
+        raise ValueError(f"{path}: experiment {str(kind)[:40]!r}, expected one of "
+                         f"{', '.join(EXPERIMENTS)}")
     check_shape(record, SHAPES[kind], str(path))
     cfg = config_of(record, path)
     runs = runs_of(folder, about, record, path)
     check_units(record, cfg, path)
-    return {"folder": folder, "about": about, "record": record, "hash": settings_hash(about["settings"]),
-            "config": cfg, "runs": runs,
-            "calibrations": read_calibrations(folder, runs, cfg) if kind == "suboptimality" else None}
+    return {"folder": folder, "about": about, "record": record,
+            "hash": settings_hash(about["settings"]), "config": cfg, "runs": runs,
+            "calibrations": (read_calibrations(folder, runs, cfg) if kind == "suboptimality"
+                             else None)}
 
 
 def config_of(record: dict, path: Path):
-    """The experiment's configuration dataclass, rebuilt from the record; ValueError naming the file."""
+    """The experiment's configuration dataclass, rebuilt from the record; ValueError naming the
+    file."""
     kind = record["experiment"]
     if kind == "efficiency":
         from la.experiments.efficiency import EfficiencyConfig as cls
     elif kind == "confidence":
         from la.experiments.confidence_config import ConfidenceConfig as cls
-    elif record.get("domain", "15-puzzle") == "15-puzzle":     # records from before Table 3 name no domain
+    elif record.get("domain", "15-puzzle") == "15-puzzle":
+        # records from before Table 3 name no domain
         from la.experiments.table1 import SuboptimalityConfig as cls
     else:
         from la.experiments.table3 import Table3Config as cls
@@ -139,28 +159,30 @@ def config_of(record: dict, path: Path):
 
 
 def runs_of(folder: Path, about: dict, record: dict, path: Path) -> list:
-    """The runs the folder ran (--run K, else 1..runs), which its units must name: a unit that lacks its run
-    number would otherwise leave a gap that no folder seems to fill."""
+    """The runs the folder ran (--run K, else 1..runs), which its units must name: a unit that lacks
+    its run number would otherwise leave a gap that no folder seems to fill."""
     chosen, count = about["settings"].get("run"), record["config"]["runs"]
     if count < 1:
         raise ValueError(f"{path}: config.runs is {count}, not a number of runs")
     if chosen is not None and not (type(chosen) is int and 1 <= chosen <= count):
-        raise ValueError(f"{folder / 'experiment.json'}: settings.run {chosen!r} is not one of runs 1..{count}")
-    ran, how = ([chosen], f"--run {chosen}") if chosen else (list(range(1, count + 1)), f"runs 1..{count}")
+        raise ValueError(f"{folder / 'experiment.json'}: settings.run {chosen!r} is not one of "
+                         f"runs 1..{count}")
+    ran, how = (([chosen], f"--run {chosen}") if chosen
+                else (list(range(1, count + 1)), f"runs 1..{count}"))
     named = {u["run"] for u in record[UNITS[record["experiment"]]] if u["run"] is not None}
     lacking, stray = sorted(set(ran) - named), sorted(named - set(ran))
     if lacking:
-        raise ValueError(f"{path}: no unit names run {lacking[0]}, which {folder} ran ({how}, says its "
-                         f"experiment.json): its units lack their run numbers")
+        raise ValueError(f"{path}: no unit names run {lacking[0]}, which {folder} ran ({how}, says "
+                         f"its experiment.json): its units lack their run numbers")
     if stray:
-        raise ValueError(f"{path}: a unit names run {stray[0]}, which {folder} did not run ({how}, says its "
-                         f"experiment.json)")
+        raise ValueError(f"{path}: a unit names run {stray[0]}, which {folder} did not run ({how}, "
+                         f"says its experiment.json)")
     return ran
 
 
 def check_units(record: dict, cfg, path: Path) -> None:
-    """What a shape cannot say: each unit's variant or row is one of the configuration's, and a solved task
-    has a cost and an optimal cost to divide by."""
+    """What a shape cannot say: each unit's variant or row is one of the configuration's, and a
+    solved task has a cost and an optimal cost to divide by."""
     kind = record["experiment"]
     if kind == "efficiency":
         allowed, key = cfg.variants(), "variant"
@@ -172,11 +194,12 @@ def check_units(record: dict, cfg, path: Path) -> None:
         return
     for i, unit in enumerate(record[UNITS[kind]]):
         if unit[key] not in allowed:
-            raise ValueError(f"{path}: {UNITS[kind]}[{i}] is of {key} {unit[key][:40]!r}, which its config has not")
+            raise ValueError(f"{path}: {UNITS[kind]}[{i}] is of {key} {unit[key][:40]!r}, which "
+                             f"its config has not")
         for j, r in enumerate(unit.get("records", [])):
             if r["solved"] and not (isinstance(r["cost"], int) and r["optimal"] >= 1):
-                raise ValueError(f"{path}: {UNITS[kind]}[{i}].records[{j}] is solved without a cost and an "
-                                 f"optimal cost of at least 1")
+                raise ValueError(f"{path}: {UNITS[kind]}[{i}].records[{j}] is solved without a "
+                                 f"cost and an optimal cost of at least 1")
 
 
 def read_calibrations(folder: Path, runs: list, cfg) -> list:
@@ -187,45 +210,52 @@ def read_calibrations(folder: Path, runs: list, cfg) -> list:
     for r in runs:
         path = folder / f"run{r}" / "calibration" / "unit.json"
         if not path.is_file():
-            raise ValueError(f"{path}: missing (run {r}'s calibration): finish the run with --resume first")
+            raise ValueError(f"{path}: missing (run {r}'s calibration): finish the run with "
+                             f"--resume first")
         result = read_result(path)
         check_shape(result, dict.fromkeys(keys, _CALIBRATION), str(path))
         for key in keys:
             if len(result[key]) != len(ALPHAS):
-                raise ValueError(f"{path}: {key} has {len(result[key])} rows, expected one per α ({len(ALPHAS)})")
+                raise ValueError(f"{path}: {key} has {len(result[key])} rows, expected one per α "
+                                 f"({len(ALPHAS)})")
         results.append(result)
     return results
 
 
 def check(folders: list) -> list:
-    """Refuse mismatched settings, overlapping runs and gaps (ValueError, one line); the runs, in order."""
+    """Refuse mismatched settings, overlapping runs and gaps (ValueError, one line); the runs, in
+    order."""
     first, kind = folders[0], folders[0]["record"]["experiment"]
     for f in folders[1:]:
         if f["record"]["experiment"] != kind:
-            raise ValueError(f"{f['folder']} holds a {f['record']['experiment']} experiment and {first['folder']} "
-                             f"a {kind} one: they cannot be merged")
+            raise ValueError(f"{f['folder']} holds a {f['record']['experiment']} experiment and "
+                             f"{first['folder']} a {kind} one: they cannot be merged")
         if f["hash"] != first["hash"]:
             config, other = first["about"]["settings"]["config"], f["about"]["settings"]["config"]
-            differ = sorted(k for k in set(config) | set(other) if k != "runs" and config.get(k) != other.get(k))
-            raise ValueError(f"{f['folder']} and {first['folder']} were made with different settings (hash "
-                             f"{f['hash']} vs {first['hash']}" + (f"; config differs in {', '.join(differ)}"
-                                                                  if differ else "") + "): they cannot be merged")
-    untimed = lambda f: [[{k: v for k, v in r.items() if k != "seconds"} for r in t["records"]]   # noqa: E731
+            differ = sorted(k for k in set(config) | set(other)
+                            if k != "runs" and config.get(k) != other.get(k))
+            raise ValueError(f"{f['folder']} and {first['folder']} were made with different "
+                             f"settings (hash {f['hash']} vs {first['hash']}"
+                             + (f"; config differs in {', '.join(differ)}" if differ else "")
+                             + "): they cannot be merged")
+    untimed = lambda f: [[{k: v for k, v in r.items() if k != "seconds"}         # noqa: E731
+                          for r in t["records"]]
                          for t in f["record"].get("tests", []) if t.get("run") is None]
     for f in folders[1:]:
         if kind in RUNLESS and untimed(f) != untimed(first):
-            raise ValueError(f"{f['folder']} and {first['folder']} disagree on {RUNLESS[kind]}, which does not "
-                             f"depend on the run: they cannot be merged")
+            raise ValueError(f"{f['folder']} and {first['folder']} disagree on {RUNLESS[kind]}, "
+                             f"which does not depend on the run: they cannot be merged")
     where = {}
     for f in folders:
         for r in f["runs"]:
             if r in where:
-                raise ValueError(f"run {r} is in both {where[r]} and {f['folder']}: merge each run once")
+                raise ValueError(f"run {r} is in both {where[r]} and {f['folder']}: merge each run "
+                                 f"once")
             where[r] = f["folder"]
     missing = sorted(set(range(1, max(where) + 1)) - set(where))
     if missing:
-        held = "; ".join(f"{f['folder']} holds run{'s' * (len(f['runs']) > 1)} {', '.join(map(str, f['runs']))}"
-                         for f in folders)
-        raise ValueError(f"runs {', '.join(map(str, missing))} of 1..{max(where)} are in none of the folders "
-                         f"({held}): add their folders")
+        held = "; ".join(f"{f['folder']} holds run{'s' * (len(f['runs']) > 1)} "
+                         f"{', '.join(map(str, f['runs']))}" for f in folders)
+        raise ValueError(f"runs {', '.join(map(str, missing))} of 1..{max(where)} are in none of "
+                         f"the folders ({held}): add their folders")
     return sorted(where)
