@@ -1,7 +1,7 @@
-"""The suboptimality experiment's units (`la.experiments.suboptimality`): training one network of a run with
-LearnHeuristicPrac, testing one row on the test tasks with IDA*, and one run's calibration (for each α, how often
-y^α <= h*). Each is called by the runner (`la.runs.runner.run_units`) with its spec, the results folder
-and whether to print progress, and returns what its `unit.json` keeps.
+"""The suboptimality experiment's units (`la.experiments.suboptimality`): training one network of a
+run with LearnHeuristicPrac, testing one row on the test tasks with IDA*, and one run's calibration
+(for each α, how often y^α <= h*). Each is called by the runner (`la.runs.runner.run_units`) with
+its spec, the results folder and whether to print progress, and returns what its `unit.json` keeps.
 """
 from pathlib import Path
 
@@ -24,20 +24,22 @@ from la.runs.runner import unit_progress, unit_rng
 from la.runs.training import train
 from la.search import ida_star
 
-TASK_LABELS = {"15-puzzle": "Korf #", "24-puzzle": "Korf & Felner #"}   # how progress lines name a test task
-UNIFORM_KEY = (0, 1)               # blocksworld's uniform calibration states: run 0 is no run's, so no unit's
+# how progress lines name a test task
+TASK_LABELS = {"15-puzzle": "Korf #", "24-puzzle": "Korf & Felner #"}
+UNIFORM_KEY = (0, 1)     # blocksworld's uniform calibration states: run 0 is no run's, so no unit's
 
 
 def baseline_heuristic(cfg, domain, pdb_dir=None):
-    """The admissible baseline row's heuristic: md or gap, or pdb / max-pdb on the networks' PDB features
-    (`la.heuristics.pdb`), whose PDBs are then loaded once."""
+    """The admissible baseline row's heuristic: md or gap, or pdb / max-pdb on the networks' PDB
+    features (`la.heuristics.pdb`), whose PDBs are then loaded once."""
     if cfg.baseline in ("md", "gap"):
         return make_heuristic(cfg.baseline, domain)
     encoding = encoding_for(cfg.domain, cfg.encoding, pdb_dir)
     if cfg.baseline == "max-pdb":
         return PDBHeuristic(encoding, encoding.floor_columns)
     if not isinstance(encoding, (TileFeatures, PancakeFeatures)):
-        raise ValueError(f"baseline 'pdb' needs additive PDB partitions, not {encoding!r} (try max-pdb)")
+        raise ValueError(f"baseline 'pdb' needs additive PDB partitions, not {encoding!r} (try "
+                         f"max-pdb)")
     return PDBHeuristic(encoding, partition_sums(encoding))
 
 
@@ -46,15 +48,18 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     cfg, name, which = spec["config"], spec["name"], spec["network"]
     folder = out / name
     learn_cfg = cfg.learn if which == "alpha" else cfg.learn_mean
-    learner = train(make_domain(cfg.domain), learn_cfg, unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
-                    encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir")), checkpoint=folder / "checkpoint.npz",
+    learner = train(make_domain(cfg.domain), learn_cfg,
+                    unit_rng(spec["seed"], spec["run"], NETWORKS.index(which)),
+                    encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir")),
+                    checkpoint=folder / "checkpoint.npz",
                     progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots",
                     minibatch=authors_minibatch if spec.get("sampler") == "authors" else None)
     save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
-    if which == "alpha" and cfg.domain == "15-puzzle":          # Figures 1 and 2 draw 15-puzzle boards
-        write_json(folder / "generate_task.json", figure_data.generate_task_traces(folder / "checkpoint.npz",
-                                                                                   learn_cfg, spec["seed"]))
+    if which == "alpha" and cfg.domain == "15-puzzle":       # Figures 1 and 2 draw 15-puzzle boards
+        write_json(folder / "generate_task.json",
+                   figure_data.generate_task_traces(folder / "checkpoint.npz",
+                                                    learn_cfg, spec["seed"]))
     return {"run": spec["run"], "network": which, "solved_train": learner.solved_fraction(),
             "iterations": learner.iteration, "machine": machine(),
             "seconds": sum(e["plan_seconds"] + e["train_seconds"] for e in learner.log),
@@ -66,20 +71,22 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     cfg, row = spec["config"], spec["row"]
     domain = make_domain(cfg.domain)
     if row == cfg.baseline_row:
-        h, limit, chosen = baseline_heuristic(cfg, domain, spec.get("pdb_dir")), cfg.baseline_node_limit, \
-            cfg.baseline_instances
+        h, limit, chosen = baseline_heuristic(cfg, domain, spec.get("pdb_dir")), \
+            cfg.baseline_node_limit, cfg.baseline_instances
     elif row == "N/A" or row in map(str, cfg.alphas):
         network, encoding = trained_network(spec, "mean" if row == "N/A" else "alpha")
         h = LikelyAdmissible(network, encoding, None if row == "N/A" else float(row))
         limit, chosen = cfg.test_node_limit, cfg.instances
-    else:                                                           # Boot, OP α, OP4 α, conf α (--baselines)
+    else:                                                  # Boot, OP α, OP4 α, conf α (--baselines)
         h = baselines.row_heuristic(spec, row, lambda: trained_network(spec, "alpha"))
         limit, chosen = cfg.test_node_limit, cfg.instances
     folder = out / spec["name"]
     progress = unit_progress(folder, spec["name"], verbose)
-    records = read_tasks(folder / TASKS) if (folder / TASKS).exists() else []   # those done before an interruption
+    # those done before an interruption
+    records = read_tasks(folder / TASKS) if (folder / TASKS).exists() else []
     if any(r["id"] not in chosen for r in records):
-        raise ValueError(f"{folder / TASKS} holds tasks this row does not test; delete it to redo the row")
+        raise ValueError(f"{folder / TASKS} holds tasks this row does not test; delete it to redo "
+                         f"the row")
     if records:
         progress(f"continuing after the {len(records)} tasks done before (kept in {TASKS})")
     done = {r["id"] for r in records}
@@ -89,25 +96,30 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     for instance in todo:
         result = ida_star(domain, h, instance.state, node_limit=limit, order=cfg.order)
         records.append({"id": instance.id, "optimal": instance.optimal, "solved": result.solved,
-                        "cost": result.cost, "generated": result.generated, "seconds": result.seconds})
+                        "cost": result.cost, "generated": result.generated,
+                        "seconds": result.seconds})
         write_json(folder / TASKS, records)
-        found = f"cost {result.cost} (optimal {instance.optimal})" if result.solved else "not solved"
-        left = sum(r["seconds"] for r in records) / len(records) * (tasks - len(records))   # at the row's pace
-        progress(f"{label}{instance.id} {found}, {result.generated:,} nodes, {result.seconds:.1f} s "
-                 f"({len(records)} of {tasks}; about {left / 60:.1f} min left)")
+        found = (f"cost {result.cost} (optimal {instance.optimal})" if result.solved
+                 else "not solved")
+        # at the row's pace
+        left = sum(r["seconds"] for r in records) / len(records) * (tasks - len(records))
+        progress(f"{label}{instance.id} {found}, {result.generated:,} nodes, "
+                 f"{result.seconds:.1f} s ({len(records)} of {tasks}; "
+                 f"about {left / 60:.1f} min left)")
     s = summarize(records)
     return {"run": spec.get("run"), "row": row, "records": records, **s,
             "summary": f"{s['tasks'] - s['unsolved']}/{s['tasks']} solved"
-                       + ("" if s["subopt"] is None else f", subopt {s['subopt']:.2f} %, optimal {s['optimal']:.1f} %")}
+                       + ("" if s["subopt"] is None
+                          else f", subopt {s['subopt']:.2f} %, optimal {s['optimal']:.1f} %")}
 
 
 def calibration_unit(spec: dict, out: Path, verbose: bool) -> dict:
-    """For each α, the fraction of the states with known h* with y^α <= h* (and with h <= h*): on the test
-    tasks' optimal plans (the 5,305 states of Korf's 100 on the 15-puzzle) and, on blocksworld, on uniform
-    states too, the same ones in every run."""
+    """For each α, the fraction of the states with known h* with y^α <= h* (and with h <= h*): on
+    the test tasks' optimal plans (the 5,305 states of Korf's 100 on the 15-puzzle) and, on
+    blocksworld, on uniform states too, the same ones in every run."""
     cfg = spec["config"]
     network, encoding = trained_network(spec, "alpha")
-    heuristic_for = lambda alpha: LikelyAdmissible(network, encoding, alpha)                    # noqa: E731
+    heuristic_for = lambda alpha: LikelyAdmissible(network, encoding, alpha)            # noqa: E731
     rows = calibration(heuristic_for, *calibration_states(cfg.domain))
     at_09 = next(r for r in rows if r["alpha"] == 0.9)
     result = {"run": spec["run"], "calibration": rows,
@@ -118,6 +130,7 @@ def calibration_unit(spec: dict, out: Path, verbose: bool) -> dict:
         states, h_star = uniform_blocksworld(make_domain(cfg.domain).size, cfg.calibration_random,
                                              unit_rng(spec["seed"], *UNIFORM_KEY))
         result["calibration_random"] = calibration(heuristic_for, states, h_star)
-        at_09 = next(r for r in result["calibration_random"] if r["alpha"] == 0.9)["y_alpha_below_h_star"]
+        at_09 = next(r for r in result["calibration_random"]
+                     if r["alpha"] == 0.9)["y_alpha_below_h_star"]
         result["summary"] += f", on {len(h_star):,} uniform states {100 * at_09:.1f} %"
     return result
