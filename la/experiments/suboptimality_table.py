@@ -170,7 +170,8 @@ def learning_curves(out: Path, runs: int) -> dict:
             if path.exists():
                 log = json.loads(path.read_text())
                 curves[which].append([{"iteration": e["iteration"], "solved": e["solved"],
-                                       "alpha": e["alpha"], "beta": e["beta"], "buffer": e["buffer"],
+                                       "alpha": e["alpha"], "beta": e["beta"],
+                                       "buffer": e["buffer"],
                                        "task_steps": float(np.mean([t["steps"]
                                                                     for t in e["tasks"]]))}
                                       for e in log])
