@@ -1,6 +1,7 @@
 """Run the project's benchmarks:
 
-    python -m la.bench [--only search,nn,neural,pdb,exact,features,confidence,startup] [--quick] [--json]
+    python -m la.bench [--only search,nn,neural,pdb,exact,features,confidence,startup]
+                       [--quick] [--json]
 
 `--only tutorials` runs every tutorial (about half an hour; not in the default).
 
