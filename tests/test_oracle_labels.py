@@ -54,3 +54,27 @@ def test_a_resumed_oracle_run_equals_an_uninterrupted_one(whole, tmp_path):
                     progress=None, relabel=optimal_solver(EIGHT))
     np.testing.assert_array_equal(resumed.buffer.labels(), whole.buffer.labels())
     assert [e["solved"] for e in resumed.log] == [e["solved"] for e in whole.log]
+
+
+def test_the_option_is_refused_with_saved_networks(tmp_path):
+    from la.experiments import suboptimality
+    with pytest.raises(ValueError, match="--labels change training"):
+        suboptimality.main(["--quick", "--labels", "optimal", "--networks", str(tmp_path),
+                            "--out", str(tmp_path / "out")])
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_a_run_with_oracle_labels_is_recorded_and_resumed_only_with_them(tmp_path):
+    import json
+    from la.experiments import suboptimality
+    out = tmp_path / "out"
+    assert suboptimality.main(["--quick", "--labels", "optimal", "--rows", "0.9", "--jobs", "1",
+                               "--out", str(out)]) == 0
+    assert json.loads((out / "experiment.json").read_text())["settings"]["labels"] == "optimal"
+    assert json.loads((out / "results.json").read_text())["labels"] == "optimal"
+    log = json.loads((out / "run1" / "alpha" / "train_log.json").read_text())
+    assert any("label_cost" in t for e in log for t in e["tasks"])
+    with pytest.raises(ValueError, match="other settings"):
+        suboptimality.main(["--quick", "--rows", "0.9", "--jobs", "1", "--out", str(out),
+                            "--resume"])

@@ -42,6 +42,7 @@ import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
+from la.domains.names import make_domain
 from la.experiments import baselines, table3
 from la.experiments.merge_check import unit_shape
 from la.runs.cli import (COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit,
@@ -55,6 +56,7 @@ from la.experiments.suboptimality_table import (COLUMNS, NETWORKS, calibration_t
                                                 write_results)
 from la.experiments.suboptimality_units import calibration_unit, test_unit, train_unit
 from la.experiments.table1 import DEFAULT, FULL, PAPER, QUICK, SuboptimalityConfig
+from la.rivals.optimal_labels import optimal_heuristic
 
 PAPER_ALPHAS = SuboptimalityConfig().alphas       # Tables 1 and 3's α rows
 
@@ -144,6 +146,11 @@ def parse_args(argv):
                         help="how the WUNN draws its minibatches: by e^σ_e without replacement "
                              "(paper §5, default), or as the authors' code does, over-drawing the "
                              "newest record (la/rivals/authors_sampler.py)")
+    parser.add_argument("--labels", choices=("plans", "optimal"), default="plans",
+                        help="where a solved training task's labels come from: its own plan's "
+                             "suffix costs (Alg. 2, default), or an optimal plan from the same "
+                             "start, so that every label is h* and the states change with the "
+                             "plans (the oracle-label arm of figures/table1-gap/)")
     parser.add_argument("--test-order", choices=("depth-first", "batched"), default=None,
                         help="IDA*'s goal order in testing only (default: --order's): e.g. train "
                              "with --order batched and test depth-first, to tell the order's two "
@@ -168,9 +175,10 @@ def main(argv=None) -> int:
     if args.networks is None:            # saved networks keep the order they were trained with
         cfg = replace(cfg, learn=replace(cfg.learn, order=args.order),
                       learn_mean=replace(cfg.learn_mean, order=args.order))
-    elif args.train_budget is not None or args.hold_alpha or args.sampler != "paper":
-        raise ValueError("--train-budget, --hold-alpha and --sampler change training: they "
-                         "cannot go with --networks")
+    elif (args.train_budget is not None or args.hold_alpha or args.sampler != "paper"
+          or args.labels != "plans"):
+        raise ValueError("--train-budget, --hold-alpha, --sampler and --labels change training: "
+                         "they cannot go with --networks")
     if args.train_budget is not None:
         cfg = replace(cfg, learn=replace(cfg.learn, node_limit=args.train_budget),
                       learn_mean=replace(cfg.learn_mean, node_limit=args.train_budget))
@@ -200,23 +208,28 @@ def main(argv=None) -> int:
                          "--baselines and --networks too")
     # built once, here, before the units read them
     baselines.load_pdbs(bcfg, cfg.domain, args.pdb_dir)
+    if args.labels == "optimal":                  # the optimal solver's PDBs (la.rivals)
+        optimal_heuristic(make_domain(cfg.domain), args.pdb_dir)
     command = ["python", "-m", "la.experiments.suboptimality",
                *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
                   **({} if args.run is None else {"run": args.run}),
                   **({} if args.rows is None else {"rows": tested}),
                   **({} if args.sampler == "paper" else {"sampler": args.sampler}),
+                  **({} if args.labels == "plans" else {"labels": args.labels}),
                   **({} if bcfg is None else {"baselines": asdict(bcfg)}),
                   **({"only_baselines": True} if args.only_baselines else {})}, args.resume,
             command, unit_shape=lambda unit: unit_shape("suboptimality", unit))
     base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg,
             "sampler": args.sampler, "baseline_networks": str(out),
+            **({} if args.labels == "plans" else {"labels": args.labels}),
             "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
     name = "suboptimality" if cfg.domain == "15-puzzle" else f"Table 3 on the {cfg.domain}"
     reduced = reductions(cfg, config_for(cfg.domain, "full")) + baselines.reductions(bcfg, scale)
     reduced += ["α held at α0 (Δ = 0)"] if args.hold_alpha else []
     reduced += ["the authors' minibatch sampler"] if args.sampler == "authors" else []
+    reduced += ["labels from optimal plans (h*)"] if args.labels == "optimal" else []
     if reduced:
         print(f"{name} ({scale}) differs from the paper's protocol: " + "; ".join(reduced),
               flush=True)
@@ -266,6 +279,8 @@ def main(argv=None) -> int:
         record["only_baselines"] = True
     if args.sampler != "paper":
         record["sampler"] = args.sampler
+    if args.labels != "plans":
+        record["labels"] = args.labels
     if args.rows is not None:
         record["rows"] = tested          # the rows tested; the others are in the table with no runs
     if cfg.domain != "15-puzzle":

@@ -17,6 +17,7 @@ from la.heuristics.pdb import PDBHeuristic, partition_sums
 from la.io import write_json
 from la.rivals.authors_sampler import authors_minibatch
 from la.rivals.calibration import calibration, uniform_blocksworld
+from la.rivals.optimal_labels import optimal_solver
 from la.runs.folder import TASKS, read_tasks
 from la.runs.machine import machine
 from la.runs.network import encoding_for, save_network
@@ -53,7 +54,9 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
                     encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir")),
                     checkpoint=folder / "checkpoint.npz",
                     progress=unit_progress(folder, name, verbose), snapshots=folder / "snapshots",
-                    minibatch=authors_minibatch if spec.get("sampler") == "authors" else None)
+                    minibatch=authors_minibatch if spec.get("sampler") == "authors" else None,
+                    relabel=(optimal_solver(make_domain(cfg.domain), pdb_folder=spec.get("pdb_dir"))
+                             if spec.get("labels") == "optimal" else None))
     save_network(learner.ffnn, learner.encoding, folder / "network.npz")
     write_json(folder / "train_log.json", learner.log)
     if which == "alpha" and cfg.domain == "15-puzzle":       # Figures 1 and 2 draw 15-puzzle boards
