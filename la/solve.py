@@ -33,6 +33,7 @@ from la.runs.cli import (
     node_limit,
     pdb_folder,
     run,
+    first_paragraph,
     seconds,
     weight,
 )
@@ -100,7 +101,7 @@ EPILOG = (
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.solve", description=__doc__.split("\n")[0], epilog=EPILOG,
+    parser = Parser(prog="python -m la.solve", description=first_paragraph(__doc__), epilog=EPILOG,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("state", nargs="*", help="the start state: space-separated integers")
     parser.add_argument("--domain", default=None, help="8-puzzle, 15-puzzle (default), 24-puzzle, "

@@ -133,3 +133,21 @@ def test_output_cut_short_by_its_reader_ends_quietly(unbuffered):
     process.stdout.close()                # before the command has imported NumPy, let alone printed
     err = process.stderr.read()
     assert process.wait(timeout=120) == 1 and err == ""
+
+
+COMMANDS = ("la.solve", "la.pdb.__main__", "la.data.make_test_sets", "la.experiments.diagnostics",
+            "la.experiments.suboptimality", "la.experiments.efficiency", "la.experiments.confidence",
+            "la.experiments.label_audit", "la.experiments.confidence_pilot",
+            "la.experiments.merge", "la.experiments.table1_gap")
+
+
+@pytest.mark.parametrize("module", COMMANDS)
+def test_each_commands_help_describes_it_in_a_whole_sentence(module):
+    """--help shows the module docstring's first paragraph, joined: a sentence cut at a wrapped
+    line (what `__doc__.split("\\n")[0]` gave once the docstrings were wrapped) would show."""
+    import importlib
+
+    from la.runs.cli import first_paragraph
+    text = first_paragraph(importlib.import_module(module).__doc__)
+    assert "\n" not in text and "  " not in text and text.rstrip(")").endswith((".", "?", "/"))
+    assert first_paragraph("One line\nand its end.\n\nMore.") == "One line and its end."

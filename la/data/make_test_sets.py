@@ -1,6 +1,5 @@
-("Regenerate the 24-pancake and 15-blocksworld test sets with their optimal costs "
- "(files in `la/data/`)."
- """
+"""Regenerate the 24-pancake and 15-blocksworld test sets with their optimal costs (files in
+`la/data/`).
 
     python -m la.data.make_test_sets                         # both files, into la/data/, seed 2020
     python -m la.data.make_test_sets --only pancake --out sets
@@ -15,7 +14,7 @@ published, so these are drawn anew:
   single-tower rule (`la.domains.blocksworld_cost`), every rule plan replayed; the few tasks with
   the fewest blocked blocks are re-solved by IDA* with an admissible heuristic that knows nothing of
   blocked blocks (about a minute).
-""")
+"""
 import argparse
 import sys
 from pathlib import Path
@@ -29,7 +28,7 @@ from la.domains.pancake import Pancake
 from la.heuristics.classical import Gap
 from la.io import write_text
 from la.runs import cli
-from la.runs.cli import Parser, names, out_folder, run, seed
+from la.runs.cli import Parser, first_paragraph, names, out_folder, run, seed
 from la.search import check_plan, ida_star
 
 SEED = 2020                    # the paper's year; fixed before either set was drawn
@@ -248,7 +247,7 @@ def _counts(values) -> str:
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.data.make_test_sets", description=__doc__.split("\n")[0],
+    parser = Parser(prog="python -m la.data.make_test_sets", description=first_paragraph(__doc__),
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=out_folder, default=HERE, metavar="FOLDER",
                         help="where to write the files "

@@ -71,7 +71,8 @@ from la.heller.ood import UniformNoise, WeightedNoise
 from la.heller.paper import BLOCKS
 from la.heller.teacher import label_plans
 from la.io import write_json, write_npz
-from la.runs.cli import COUNT_MAX, Parser, count, names, node_limit, pdb_folder, run
+from la.runs.cli import (COUNT_MAX, Parser, count, first_paragraph, names, node_limit, pdb_folder,
+                         run)
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.network import encoding_for, save_network
 from la.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
@@ -214,7 +215,7 @@ def default_out(domain: str, quick: bool) -> Path:
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.experiments.confidence", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m la.experiments.confidence", description=first_paragraph(__doc__))
     parser.add_argument("--domain", choices=tuple(CONFIGS), default="15-puzzle",
                         help="the domain, with its teacher, budgets and test tasks (default "
                              "15-puzzle)")

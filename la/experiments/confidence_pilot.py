@@ -37,7 +37,8 @@ from la.experiments.confidence_config import CONFIGS, QUICK, Row
 from la.experiments.confidence_search import classical_heuristic, search, searcher
 from la.experiments.table3 import TEST_SETS
 from la.io import write_json
-from la.runs.cli import COUNT_MAX, Parser, integer, node_limit, pdb_folder, run
+from la.runs.cli import (COUNT_MAX, Parser, first_paragraph, integer, node_limit, pdb_folder,
+                         run)
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.network import encoding_for
 from la.runs.runner import add_run_options, run_units, unit_progress, unit_rng
@@ -140,7 +141,7 @@ def format_pilot(domain: str, tasks: int, max_nodes: int, table: dict) -> str:
 
 def parse_args(argv):
     parser = Parser(prog="python -m la.experiments.confidence_pilot",
-                    description=__doc__.split("\n")[0])
+                    description=first_paragraph(__doc__))
     parser.add_argument("--domain", choices=tuple(CONFIGS), default="24-puzzle",
                         help="the domain, with its teacher and networks as the experiment's "
                              "(default 24-puzzle)")

@@ -51,7 +51,8 @@ from la.plots.diagnostics import all_from_diagnostics
 from la.rivals.calibration import ALPHAS, korf_states_with_h_star
 from la.runs import cli
 from la.runs.checkpoint import BUFFER, check_checkpoint
-from la.runs.cli import Parser, count, existing_folder, node_limit, run, seed
+from la.runs.cli import (Parser, count, existing_folder, first_paragraph, node_limit, run,
+                         seed)
 from la.runs.folder import ROOT
 from la.runs.network import load_network
 from la.runs.shapes import check_shape
@@ -265,7 +266,7 @@ def diagnose_run(run_inputs: dict, domain, korf: tuple, sample: int, node_limit:
 # --- the command ----------------------------------------------------------------------------------
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.experiments.diagnostics", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m la.experiments.diagnostics", description=first_paragraph(__doc__))
     parser.add_argument("--run", type=existing_folder, required=True,
                         help="a Table 1 results folder with trained networks (only read)")
     parser.add_argument("--out", type=cli.out_folder, default=None,

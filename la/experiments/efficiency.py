@@ -30,7 +30,7 @@ from la.domains.walk import random_walk
 from la.features import OneHot
 from la.io import write_json, write_text
 from la.nn.config import FFNNConfig
-from la.runs.cli import COUNT_MAX, Parser, count, figure_file, run
+from la.runs.cli import COUNT_MAX, Parser, count, figure_file, first_paragraph, run
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.network import save_network
 from la.runs.progress import HEARTBEAT, Heartbeat
@@ -202,7 +202,7 @@ def write_results(out: Path, cfg: EfficiencyConfig, seed: int, rows: list, resul
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.experiments.efficiency", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m la.experiments.efficiency", description=first_paragraph(__doc__))
     scale = parser.add_mutually_exclusive_group()
     scale.add_argument("--paper", action="store_true",
                        help="the paper's 10 runs x 10 test sets (hours)")

@@ -37,7 +37,8 @@ from la.domains.names import make_domain
 from la.io import write_json
 from la.rivals.optimal_labels import optimal_solver
 from la.runs.checkpoint import BUFFER, check_checkpoint, read_state
-from la.runs.cli import Parser, existing_folder, integer, node_limit, out_folder, pdb_folder, run
+from la.runs.cli import (Parser, existing_folder, first_paragraph, integer, node_limit, out_folder,
+                         pdb_folder, run)
 from la.runs.folder import ROOT
 
 LONG = 30       # the plans of Korf's 100's lengths (41-66) and a little below: the labels the test
@@ -175,7 +176,7 @@ def format_summary(rows: list, key: str) -> str:
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.experiments.label_audit", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m la.experiments.label_audit", description=first_paragraph(__doc__))
     parser.add_argument("results", type=existing_folder,
                         help="a results folder of the suboptimality or efficiency experiment, or "
                              "one unit's folder")

@@ -24,7 +24,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from la.experiments.merge_check import check, read_folder
-from la.runs.cli import Parser, existing_folder, out_folder, run
+from la.runs.cli import Parser, existing_folder, first_paragraph, out_folder, run
 
 
 def provenance(folders: list, command: list) -> dict:
@@ -125,7 +125,7 @@ MERGES = {"suboptimality": merge_suboptimality, "efficiency": merge_efficiency,
 
 
 def main(argv=None) -> int:
-    parser = Parser(prog="python -m la.experiments.merge", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m la.experiments.merge", description=first_paragraph(__doc__))
     parser.add_argument("out", type=out_folder, metavar="OUT",
                         help="the merged results folder (new or empty)")
     parser.add_argument("dirs", type=existing_folder, nargs="+", metavar="DIR",

@@ -45,8 +45,8 @@ from pathlib import Path
 from la.domains.names import make_domain
 from la.experiments import baselines, table3
 from la.experiments.merge_check import unit_shape
-from la.runs.cli import (COUNT_MAX, Parser, count, existing_folder, integer, names, node_limit,
-                                     pdb_folder, run)
+from la.runs.cli import (COUNT_MAX, Parser, count, existing_folder, first_paragraph, integer, names,
+                         node_limit, pdb_folder, run)
 from la.experiments.trained import calibration_states, check_networks, load_pdbs, saved_training
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.machine import machine
@@ -96,7 +96,7 @@ def default_out(domain: str, scale: str) -> Path:
 
 def parse_args(argv):
     parser = Parser(prog="python -m la.experiments.suboptimality",
-                    description=__doc__.split("\n")[0])
+                    description=first_paragraph(__doc__))
     parser.add_argument("--domain", choices=DOMAIN_NAMES, default="15-puzzle",
                         help="the 15-puzzle (Table 1, default) or a domain of the paper's Table 3")
     scale = parser.add_mutually_exclusive_group()

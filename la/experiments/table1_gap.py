@@ -26,7 +26,7 @@ from scipy.stats import nct, pearsonr, spearmanr, t, ttest_1samp, wilcoxon
 
 from la.experiments.label_audit import LONG, columns
 from la.experiments.merge_check import SHAPES
-from la.runs.cli import Parser, existing_folder, run
+from la.runs.cli import Parser, existing_folder, first_paragraph, run
 from la.runs.folder import ROOT
 from la.runs.shapes import read_results
 
@@ -298,7 +298,7 @@ def format_statistics(pairs: list, table: dict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = Parser(prog="python -m la.experiments.table1_gap", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m la.experiments.table1_gap", description=first_paragraph(__doc__))
     parser.add_argument("folder", nargs="?", type=existing_folder,
                         default=ROOT / "figures" / "table1-gap",
                         help="the folder of the arms (default: the committed figures/table1-gap)")

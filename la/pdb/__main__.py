@@ -13,7 +13,7 @@ import sys
 
 from la.pdb.sets import DOMAINS, load_set
 from la.pdb.store import default_folder
-from la.runs.cli import Parser, pdb_folder, run
+from la.runs.cli import Parser, first_paragraph, pdb_folder, run
 from la.runs.progress import BuildProgress
 
 EPILOG = (
@@ -27,7 +27,7 @@ EPILOG = (
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.pdb", description=__doc__.split("\n")[0], epilog=EPILOG,
+    parser = Parser(prog="python -m la.pdb", description=first_paragraph(__doc__), epilog=EPILOG,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
                                      metavar="command")

@@ -49,6 +49,11 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def first_paragraph(doc: str) -> str:
+    """A module docstring's first paragraph on one line: its command's --help description."""
+    return " ".join(doc.split("\n\n")[0].split())
+
+
 def run(main, argv=None) -> int:
     """Call `main(argv)`; a ValueError (bad input) or a file that cannot be written (disk full,
     read-only, ...) becomes one line on stderr and exit status 2, Ctrl-C outside the runner (which
