@@ -215,7 +215,8 @@ def default_out(domain: str, quick: bool) -> Path:
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.experiments.confidence", description=first_paragraph(__doc__))
+    parser = Parser(prog="python -m la.experiments.confidence",
+                    description=first_paragraph(__doc__))
     parser.add_argument("--domain", choices=tuple(CONFIGS), default="15-puzzle",
                         help="the domain, with its teacher, budgets and test tasks (default "
                              "15-puzzle)")

@@ -266,7 +266,8 @@ def diagnose_run(run_inputs: dict, domain, korf: tuple, sample: int, node_limit:
 # --- the command ----------------------------------------------------------------------------------
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.experiments.diagnostics", description=first_paragraph(__doc__))
+    parser = Parser(prog="python -m la.experiments.diagnostics",
+                    description=first_paragraph(__doc__))
     parser.add_argument("--run", type=existing_folder, required=True,
                         help="a Table 1 results folder with trained networks (only read)")
     parser.add_argument("--out", type=cli.out_folder, default=None,

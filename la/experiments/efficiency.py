@@ -202,7 +202,8 @@ def write_results(out: Path, cfg: EfficiencyConfig, seed: int, rows: list, resul
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.experiments.efficiency", description=first_paragraph(__doc__))
+    parser = Parser(prog="python -m la.experiments.efficiency",
+                    description=first_paragraph(__doc__))
     scale = parser.add_mutually_exclusive_group()
     scale.add_argument("--paper", action="store_true",
                        help="the paper's 10 runs x 10 test sets (hours)")

@@ -176,7 +176,8 @@ def format_summary(rows: list, key: str) -> str:
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m la.experiments.label_audit", description=first_paragraph(__doc__))
+    parser = Parser(prog="python -m la.experiments.label_audit",
+                    description=first_paragraph(__doc__))
     parser.add_argument("results", type=existing_folder,
                         help="a results folder of the suboptimality or efficiency experiment, or "
                              "one unit's folder")

@@ -298,7 +298,8 @@ def format_statistics(pairs: list, table: dict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = Parser(prog="python -m la.experiments.table1_gap", description=first_paragraph(__doc__))
+    parser = Parser(prog="python -m la.experiments.table1_gap",
+                    description=first_paragraph(__doc__))
     parser.add_argument("folder", nargs="?", type=existing_folder,
                         default=ROOT / "figures" / "table1-gap",
                         help="the folder of the arms (default: the committed figures/table1-gap)")
