@@ -135,7 +135,8 @@ def test_output_cut_short_by_its_reader_ends_quietly(unbuffered):
     assert process.wait(timeout=120) == 1 and err == ""
 
 
-COMMANDS = ("la.solve", "la.pdb.__main__", "la.data.make_test_sets", "la.experiments.diagnostics",
+COMMANDS = ("la.solve", "la.pdb.__main__", "la.data.make_test_sets",
+            "la.experiments.diagnostics",
             "la.experiments.suboptimality", "la.experiments.efficiency", "la.experiments.confidence",
             "la.experiments.label_audit", "la.experiments.confidence_pilot",
             "la.experiments.merge", "la.experiments.table1_gap")
