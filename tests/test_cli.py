@@ -137,7 +137,8 @@ def test_output_cut_short_by_its_reader_ends_quietly(unbuffered):
 
 COMMANDS = ("la.solve", "la.pdb.__main__", "la.data.make_test_sets",
             "la.experiments.diagnostics",
-            "la.experiments.suboptimality", "la.experiments.efficiency", "la.experiments.confidence",
+            "la.experiments.suboptimality", "la.experiments.efficiency",
+            "la.experiments.confidence",
             "la.experiments.label_audit", "la.experiments.confidence_pilot",
             "la.experiments.merge", "la.experiments.table1_gap")
 
