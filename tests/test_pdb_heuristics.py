@@ -119,7 +119,8 @@ def test_solve_with_the_exact_blocksworld_rule_walks_straight_down_an_optimal_pl
 @pytest.mark.parametrize("args, message", [
     (["--domain", "8-puzzle", "--heuristic", "pdb", "1", "0", "2", "3", "4", "5", "6", "7", "8"],
      "'pdb' needs additive PDB partitions"),
-    (["--korf", "1", "--heuristic", "exact"], "'exact' is blocksworld's"),
+    (["--korf", "1", "--heuristic", "exact"], "far too many for an exact table"),
+    (["--korf24", "1", "--heuristic", "exact"], "far too many for an exact table"),
     (["--korf", "1", "--heuristic", "max-pdb"], "'max-pdb'"),
     (["--korf", "1", "--heuristic", "pdb", "--pdb-dir", ""], "--pdb-dir"),
 ])
