@@ -1,15 +1,15 @@
 """The tutorials' benchmark section (la/bench/tutorials.py): what it measures, on small scripts; no
-timings asserted beyond what a sleep guarantees."""
+timings asserted beyond what a sleep guarantees (less the reader's lag on a loaded machine)."""
 import sys
 
 from la.bench import tutorials
 
 
 def test_lines_are_stamped_and_the_longest_silence_found():
-    script = "import time; print('a', flush=True); time.sleep(0.4); print('b', flush=True)"
+    script = "import time; print('a', flush=True); time.sleep(1.0); print('b', flush=True)"
     r = tutorials.timed_lines([sys.executable, "-c", script])
     assert r["status"] == 0 and r["lines"] == 2
-    assert (r["first_line"] is not None and r["longest_silence"] >= 0.4
+    assert (r["first_line"] is not None and r["longest_silence"] >= 0.5
             and r["wall"] >= r["longest_silence"])
 
 

@@ -77,6 +77,7 @@ def test_bench_rejects_unknown_sections():
     assert out.returncode == 2 and "unknown benchmark section" in out.stderr
 
 
+@pytest.mark.slow
 def test_bench_network_sections_quick_json():
     out = run("la.bench", "--only", "nn,neural", "--quick", "--json")
     assert out.returncode == 0, out.stderr

@@ -140,6 +140,7 @@ def test_a_damaged_fit_under_way_is_refused_in_one_line_before_any_work(quick, t
     assert f"delete the folder {unit}" in said and not (unit / "unit.json").exists()
 
 
+@pytest.mark.slow
 def test_the_same_results_with_two_jobs(quick, tmp_path):
     """Same seed, same results, bit for bit (but the timings), whichever process ran which unit: the
     records, every network's weights and its training confidences (the thresholds)."""
@@ -172,6 +173,7 @@ def test_the_classifiers_H_is_the_largest_cost_of_the_training_data(quick, tmp_p
     assert net.H == trained
 
 
+@pytest.mark.slow
 def test_la_plots_redraws_the_figures_from_the_results_file(quick, tmp_path):
     out, _ = quick
     assert plots.main(["--confidence", str(out / "results.json"), "--out", str(tmp_path),
@@ -293,6 +295,7 @@ def test_the_paper_rows_la_sets_beside_its_own():
         assert paper_table2(row) is None
 
 
+@pytest.mark.slow
 def test_an_earlier_runs_record_is_drawn_beside_the_newer_one_and_skips_the_tables_figure(
         quick, tmp_path):
     """figures/confidence_<domain>_run1.json (a record from before Table 3's rows) beside a newer
@@ -321,6 +324,7 @@ def test_an_earlier_runs_record_is_drawn_beside_the_newer_one_and_skips_the_tabl
                             "--out", str(tmp_path / "g")]) == 2
 
 
+@pytest.mark.slow
 def test_the_figure_across_domains_draws_each_domain_the_folder_will_hold(quick, tmp_path):
     """confidence_tables.png: the record given, and for every other domain the record --out holds
     already; an earlier run's record (…_run1.json) and a record without Table 3's rows are left out;

@@ -47,6 +47,7 @@ def test_resume_skips_finished_units_and_repeats_the_table(quick_run):
     assert "7 of 7 units already done" in again.stdout
 
 
+@pytest.mark.slow
 def test_same_seed_same_table_with_parallel_jobs(quick_run):
     out, _ = quick_run
     other = efficiency("--quick", "--out", out / "c", "--figure", out / "c.png", "--jobs", "2")
@@ -79,6 +80,7 @@ def suboptimality(*args):
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_quick_suboptimality_then_retest_the_saved_networks(tmp_path):
     done = suboptimality("--quick", "--out", tmp_path / "a", "--jobs", "2")
     assert done.returncode == 0, done.stderr
@@ -139,6 +141,7 @@ def test_suboptimality_refuses_missing_networks(tmp_path):
     assert done.returncode == 2 and "--networks: no folder" in done.stderr
 
 
+@pytest.mark.slow
 def test_resume_can_add_runs(quick_run, tmp_path):
     import shutil
     out, _ = quick_run

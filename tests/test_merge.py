@@ -129,6 +129,7 @@ def test_damaged_results_are_refused_before_anything_is_written(runs, tmp_path, 
     assert not (tmp_path / "m").exists()
 
 
+@pytest.mark.slow
 def test_units_that_lack_their_run_number_are_named(confidence_runs, tmp_path, capsys):
     """A confidence folder of --run 2 whose tests name no run (null is the GBFS classical row's):
     the file is named, not 'runs 2 of 1..2 are in none of the folders'."""
@@ -237,6 +238,7 @@ def confidence_runs(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_confidence_runs_merge_into_the_two_run_experiment(confidence_runs, tmp_path):
     """Both tables, the units and the CSV files of `--runs 2`, but for the times, with the GBFS
     classical row (which no run owns) once."""
@@ -258,6 +260,7 @@ def test_confidence_runs_merge_into_the_two_run_experiment(confidence_runs, tmp_
                for name in ("ood", "coverage"))
 
 
+@pytest.mark.slow
 def test_confidence_and_suboptimality_folders_are_refused_together(confidence_runs, tmp_path):
     sub = command("la.experiments.suboptimality", "--quick", "--runs", "2", "--run", "2",
                   "--out", tmp_path / "sub", "--jobs", "1")
@@ -269,6 +272,7 @@ def test_confidence_and_suboptimality_folders_are_refused_together(confidence_ru
     assert not (tmp_path / "m").exists()
 
 
+@pytest.mark.slow
 def test_confidence_overlaps_and_a_different_classical_row_are_refused(confidence_runs, tmp_path):
     runs = confidence_runs
     assert refused(merge(tmp_path / "a", runs / "r1", runs / "r2", runs / "whole"),

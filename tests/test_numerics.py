@@ -86,6 +86,7 @@ AVX2_MACHINE = {"LA_NATIVE_NUMERICS": "1", "OPENBLAS_CORETYPE": "Haswell",
                 "NPY_DISABLE_CPU_FEATURES": NO_AVX512}
 
 
+@pytest.mark.slow
 def test_two_kernels_differ_without_the_pin_and_agree_with_it(tmp_path):
     efficiency = ["la.experiments.efficiency", "--quick"]
     native = {name: environment(LA_NATIVE_NUMERICS="1", OPENBLAS_CORETYPE=name)

@@ -46,7 +46,8 @@ def test_the_goal_itself_costs_nothing(search):
     assert (result.cost, result.generated, result.expanded) == (0, 1, 0)
 
 
-@pytest.mark.parametrize("instance", EASIEST[:2])
+@pytest.mark.parametrize("instance",
+                         [EASIEST[0], pytest.param(EASIEST[1], marks=pytest.mark.slow)])
 def test_korfs_node_counts_reference_exactly_batched_in_every_completed_iteration(instance):
     plain = reference.ida_star(PUZZLE, MD, KORF[instance].state)
     assert plain.cost == KORF[instance].optimal
@@ -190,7 +191,7 @@ def assert_same_search(a, b):
 
 
 @pytest.mark.parametrize("weight", [1, 2, 3])
-@pytest.mark.parametrize("batch_size", [1, 5, 32768])
+@pytest.mark.parametrize("batch_size", [pytest.param(1, marks=pytest.mark.slow), 5, 32768])
 def test_depth_first_order_is_the_reference_search(weight, batch_size):
     """Same plan, same node counts, same bounds as the recursive IDA*, whatever the chunk size."""
     h = Weighted(MD, weight)

@@ -185,6 +185,7 @@ def test_each_figure_function_draws_from_a_small_saved_results_file(name, functi
     assert (tmp_path / "figure.png").stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_plots_command_redraws_every_figure(tmp_path):
     out = subprocess.run([sys.executable, "-m", "la.plots",
                           "--efficiency", DATA / "efficiency_quick.json",

@@ -231,6 +231,7 @@ def test_a_run_with_the_authors_sampler_is_recorded_and_resumed_only_with_it(tmp
                             "--resume"])
 
 
+@pytest.mark.slow
 def test_an_arms_seeds_merge_with_their_rows_sampler_and_machines(tmp_path):
     """Seeds that tested other rows merge (the control's runs 4–10 leave out α = 0.95): each row
     stands on the runs that tested it; a row no folder tested stays out of the record's rows."""

@@ -451,6 +451,7 @@ def texts(fig) -> str:
     return " | ".join(found)
 
 
+@pytest.mark.slow
 def test_table3_records_are_drawn_by_their_baselines_name_and_redrawn_by_la_plots(
         pdb_folder, toy_sets, tmp_path, monkeypatch, drawn, capsys):
     pancake = run_main("8-pancake", "gap", pdb_folder, tmp_path / "pancake", monkeypatch)
