@@ -64,27 +64,34 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
 
 class Sampler:
     """The row's heuristic, passing every call through, that keeps a uniform sample of `size` of
-    the states it scores over one search (each generated node once, a state generated again in a
-    later IDA* iteration again): each gets a key U(0, 1) and the `size` smallest stay. Incremental
-    like the heuristic it wraps (`la.heuristics.base`), so the search runs at its own speed."""
+    the states it scores over one search (each node once, a state generated again in a later IDA*
+    iteration again; besides the nodes IDA* counts as generated, those its batches ran ahead to in
+    the last iteration, `la.search.depth_first`): each gets a key U(0, 1), the `size` smallest stay. Incremental
+    like the heuristic it wraps (`la.heuristics.base`), so the search runs at its own speed; a
+    step's children are built only where they enter the sample."""
 
-    def __init__(self, h, size: int, rng: np.random.Generator):
-        self.h, self.size, self.rng = h, size, rng
+    def __init__(self, h, domain, size: int, rng: np.random.Generator):
+        self.h, self.domain, self.size, self.rng = h, domain, size, rng
         self.sample, self.keys, self.evaluated = None, np.empty(0), 0
 
-    def _keep(self, states) -> None:
-        self.evaluated += len(states)
-        keys = np.concatenate([self.keys, self.rng.random(len(states))])
-        pool = states if self.sample is None else np.concatenate([self.sample, states])
-        keep = np.argsort(keys, kind="stable")[:self.size]
-        self.sample, self.keys = pool[keep], keys[keep]
+    def _keep(self, count: int, states_of) -> None:
+        """Draw `count` keys; `states_of(index)` builds the new states at those indices."""
+        self.evaluated += count
+        keys = np.concatenate([self.keys, self.rng.random(count)])
+        keep = np.sort(np.argsort(keys, kind="stable")[:self.size])
+        old = len(self.keys)
+        new = states_of(keep[keep >= old] - old)
+        self.sample = new if self.sample is None else np.concatenate(
+            [self.sample[keep[keep < old]], new])
+        self.keys = np.concatenate([keys[keep[keep < old]], keys[keep[keep >= old]]])
 
     def start(self, states):
-        self._keep(states)
+        self._keep(len(states), lambda i: states[i])
         return self.h.start(states)
 
     def step(self, states, h, carry, parent, move):
-        self._keep(states)
+        """`states` are the parents (`la.heuristics.base`); the children are parent[i] + move[i]."""
+        self._keep(len(parent), lambda i: self.domain.apply(states, parent[i], move[i]))
         return self.h.step(states, h, carry, parent, move)
 
 
@@ -114,7 +121,7 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     saved, began, done_before = time.perf_counter(), time.perf_counter(), len(records)
     index = cfg.rows().index(row)
     for i in range(len(records), len(starts)):
-        sampler = Sampler(h, cfg.searched_per_task,
+        sampler = Sampler(h, domain, cfg.searched_per_task,
                           unit_rng(spec["seed"], spec["run"], KEYS["rows"] + index, i))
         result = ida_star(domain, sampler, starts[i], node_limit=cfg.test_node_limit,
                           order=cfg.order)
