@@ -18,7 +18,6 @@ from la.nn.ffnn import SCALE
 from la.nn.config import FFNNConfig
 from la.pdb.exact import UNSEEN, h_star_table
 from la.search import ida_star
-from la.search.bfs import ExactDistances
 
 PUZZLE = make_domain("8-puzzle")
 
@@ -26,11 +25,6 @@ PUZZLE = make_domain("8-puzzle")
 @pytest.fixture(scope="module")
 def exact():
     return h_star_table(PUZZLE)
-
-
-@pytest.fixture(scope="module")
-def bfs():
-    return ExactDistances(PUZZLE)                    # an independent h*, for the brute force
 
 
 def optimal_plans(domain, h_star, start: tuple) -> list:
@@ -57,8 +51,7 @@ HEURISTICS = {"MD": lambda md, hs, s, rng: md(s),
 
 
 @pytest.mark.parametrize("name", HEURISTICS)
-def test_the_optimal_dag_and_the_plan_within_h_star_agree_with_every_plan_enumerated(name, exact,
-                                                                                     bfs):
+def test_the_optimal_dag_and_the_plan_within_h_star_agree_with_every_plan_enumerated(name, exact):
     tasks = starts(12, 9, exact)
     md, score = make_heuristic("md", PUZZLE), HEURISTICS[name]
     noise = {}                                      # h* + noise: the same h for a state each time
@@ -69,9 +62,9 @@ def test_the_optimal_dag_and_the_plan_within_h_star_agree_with_every_plan_enumer
             values[i] = noise.setdefault(s, values[i])
         return values
 
-    ok_of = lambda states: h(states) <= bfs(states)                                # noqa: E731
+    ok_of = lambda states: h(states) <= exact(states)                                # noqa: E731
     levels = gm.optimal_dag(exact.abstraction, exact.table, PUZZLE, tasks)
-    plans = [optimal_plans(PUZZLE, bfs, tuple(int(v) for v in s)) for s in tasks]
+    plans = [optimal_plans(PUZZLE, exact, tuple(int(v) for v in s)) for s in tasks]
     on_plans = {s for task in plans for plan in task for s in plan}
     assert {bytes(s) for v in levels for s in exact.abstraction.unrank(levels[v])} == \
         {bytes(s) for s in on_plans}
@@ -144,7 +137,7 @@ def test_the_sampler_leaves_the_search_alone_and_keeps_states_it_scored(exact):
     sampler = Sampler(Incremental(), PUZZLE, 20, np.random.default_rng(4))
     sampled = ida_star(PUZZLE, sampler, start)
     assert (sampled.cost, sampled.generated) == (plain.cost, plain.generated)
-    # it scores what the search generated, and the nodes a batch ran ahead to (la.search.depth_first)
+    # it scores what the search generated and the nodes a batch ran ahead to (la.search.depth_first)
     assert sampler.evaluated >= plain.generated and len(sampler.sample) == 20
     assert len({bytes(s) for s in sampler.sample}) > 1
     # each sampled state lies at most the last bound from the start, so its h* differs by at most it

@@ -1,5 +1,5 @@
-"""The ground-truth experiment: LearnHeuristicPrac at full strength on domains where every state's h*
-is known (`la.pdb.exact`), and every promise of the paper measured against it exactly.
+"""The ground-truth experiment: LearnHeuristicPrac at full strength on domains where every state's
+h* is known (`la.pdb.exact`), and every promise of the paper measured against it exactly.
 
     python -m la.experiments.ground_truth --domain 2x5-puzzle          # 1 run at full strength
     python -m la.experiments.ground_truth --domain 10-pancake --runs 3 --run 2   # run 2 of 3 alone

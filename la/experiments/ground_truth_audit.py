@@ -109,7 +109,8 @@ def measure_unit(spec: dict, out: Path, verbose: bool) -> dict:
              f"optimal plans; distances to the training data found")
     rows = []
     for row in cfg.rows():
-        sets = {"all": (everywhere, None), "plans": (on_plans, None), "searched": searched(tests, row)}
+        sets = {"all": (everywhere, None), "plans": (on_plans, None),
+                "searched": searched(tests, row)}
         h = row_heuristic({**spec, "row": row})
         rows.append(row_measures(spec, row, h, table, sets,
                                  distance["mean" if row == "N/A" else "alpha"], levels, tests,

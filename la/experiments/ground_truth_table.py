@@ -44,7 +44,8 @@ def write_results(out: Path, record: dict) -> None:
     """results.json (everything the figures need) and results.csv (one line per run, row and
     task)."""
     write_json(out / "results.json", record)
-    write_text(out / "results.csv", "run,row,id,optimal,solved,cost,generated,evaluated\n" + "".join(
+    head = "run,row,id,optimal,solved,cost,generated,evaluated\n"
+    write_text(out / "results.csv", head + "".join(
         f"{t['run']},{t['row']},{r['id']},{r['optimal']},{r['solved']},"
         f"{r['cost'] if r['solved'] else ''},{r['generated']},{r['evaluated']}\n"
         for t in record["tests"] for r in t["records"]))

@@ -66,9 +66,9 @@ class Sampler:
     """The row's heuristic, passing every call through, that keeps a uniform sample of `size` of
     the states it scores over one search (each node once, a state generated again in a later IDA*
     iteration again; besides the nodes IDA* counts as generated, those its batches ran ahead to in
-    the last iteration, `la.search.depth_first`): each gets a key U(0, 1), the `size` smallest stay. Incremental
-    like the heuristic it wraps (`la.heuristics.base`), so the search runs at its own speed; a
-    step's children are built only where they enter the sample."""
+    the last iteration, `la.search.depth_first`): each gets a key U(0, 1), the `size` smallest
+    stay. Incremental like the heuristic it wraps (`la.heuristics.base`), so the search runs at
+    its own speed; a step's children are built only where they enter the sample."""
 
     def __init__(self, h, domain, size: int, rng: np.random.Generator):
         self.h, self.domain, self.size, self.rng = h, domain, size, rng
