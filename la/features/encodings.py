@@ -9,6 +9,7 @@ from la.domains.sliding_tile import SlidingTile
 from la.features.blocksworld import BlockFeatures
 from la.features.one_hot import OneHot
 from la.features.pancake import PancakeFeatures
+from la.features.pancake_one_hot import PancakeOneHot
 from la.features.sliding_tile import TileFeatures
 from la.pdb import store
 from la.pdb.sets import abstraction
@@ -18,8 +19,10 @@ PAPER_FEATURES = {"24-puzzle": TileFeatures, "24-pancake": PancakeFeatures,
                   "15-blocksworld": BlockFeatures}
 # The name each encoding has in the files that describe it: the one-hot's is the authors'
 # (`TwoDim.cs`), the name it had when networks and checkpoints began recording their encoding.
+# The pancake one-hot is not the paper's: the ground-truth experiment names it for its small stacks.
 ENCODINGS = {"TwoDim": OneHot,
-             **{kind.__name__: kind for kind in (TileFeatures, PancakeFeatures, BlockFeatures)}}
+             **{kind.__name__: kind for kind in (TileFeatures, PancakeFeatures, BlockFeatures,
+                                                 PancakeOneHot)}}
 NAMES = {kind: name for name, kind in ENCODINGS.items()}
 ONE_HOT = {"encoding": "TwoDim"}     # how `describe` writes the one-hot down
 
@@ -58,6 +61,8 @@ def describe(encoding) -> dict:
                          f"{', '.join(kind.__name__ for kind in NAMES)}")
     if type(encoding) is OneHot:
         return dict(ONE_HOT)
+    if type(encoding) is PancakeOneHot:
+        return {"encoding": name}
     return {"encoding": name,
             "partitions": [[[int(t) for t in encoding.pdbs[i].abstraction.pattern] for i in group]
                            for group in encoding.groups]}
@@ -70,8 +75,8 @@ def from_description(domain, description, pdb_folder=None, progress=None):
     if kind is None:
         raise ValueError(f"unknown encoding {description!r}: expected one of "
                          f"{', '.join(ENCODINGS)}")
-    if kind is OneHot:
-        return OneHot(domain)
+    if kind in (OneHot, PancakeOneHot):
+        return kind(domain)
     partitions = description.get("partitions")
     if not (isinstance(partitions, list) and partitions and all(
             isinstance(group, list) and group and all(isinstance(p, list) and p and all(

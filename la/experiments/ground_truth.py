@@ -1,0 +1,115 @@
+"""The ground-truth experiment: LearnHeuristicPrac at full strength on domains where every state's
+h* is known (`la.pdb.exact`), and every promise of the paper measured against it exactly.
+
+    python -m la.experiments.ground_truth --domain 2x5-puzzle          # 1 run at full strength
+    python -m la.experiments.ground_truth --domain 10-pancake --runs 3 --run 2   # run 2 of 3 alone
+    python -m la.experiments.ground_truth --quick                      # a smoke run, 8-puzzle
+
+Per run, LearnHeuristicPrac trains the two-output network (the α rows) and the single-output one
+(N/A) with GenerateTaskPrac, at the paper's 15-puzzle settings (§5; the table and the reason for
+each value: `la.experiments.ground_truth_config`, la/experiments/README.md "Ground truth"). Each
+row (α of Table 1 with y^α, σ_t = σ_a; N/A with the mean) then solves the run's 1,000 uniform test
+tasks with IDA*, keeping a sample of the states each search generated; and the run is measured
+against h* (`la.experiments.ground_truth_audit`): coverage h <= h* on every state, on the test
+tasks' optimal plans and on the searched states, by h* and by the distance to the training data;
+the paper's bound α^|π*| beside the realised share of optimal plans and the exact share of tasks
+with an optimal plan all within h*; the training labels against h*; N(μ, σ_a²)'s reliability and
+σ_e against the distance to the training data. Results: experiment.json, results.json,
+results.csv and the figures in --out (default results/ground-truth-<domain>).
+"""
+import sys
+from dataclasses import asdict, replace
+
+from la.domains.names import make_domain
+from la.experiments.ground_truth_audit import measure_unit, test_name
+from la.experiments.ground_truth_config import DOMAIN_NAMES, config_for
+from la.experiments.ground_truth_table import (calibration_gap, format_table, label_lines, table,
+                                               write_results)
+from la.experiments.ground_truth_units import test_unit, train_unit
+from la.pdb.exact import h_star_table
+from la.plots.ground_truth import draw
+from la.runs.cli import COUNT_MAX, Parser, count, first_paragraph, pdb_folder, run
+from la.runs.folder import ROOT, prepare, provenance
+from la.runs.machine import machine
+from la.runs.progress import BuildProgress
+from la.runs.runner import add_run_options, run_units, selected_runs
+
+NETWORKS = ("alpha", "mean")
+RUN_UNITS = {"alpha": {"run": int, "network": str}, "mean": {"run": int, "network": str},
+             "measure": {"run": int, "rows": list, "labels": dict}}
+
+
+def unit_shape(unit: str) -> dict:
+    """What a finished unit must hold, checked before a resume (`la.runs.folder.prepare`)."""
+    last = unit.rsplit("/", 1)[-1]
+    return RUN_UNITS.get(last, {"run": int, "row": str, "records": list})
+
+
+def parse_args(argv):
+    parser = Parser(prog="python -m la.experiments.ground_truth",
+                    description=first_paragraph(__doc__))
+    parser.add_argument("--domain", choices=DOMAIN_NAMES, default="8-puzzle",
+                        help="the domain, one with an exact table (default: the 8-puzzle)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run on the 8-puzzle, well under a minute: its numbers say "
+                             "only that every part runs")
+    parser.add_argument("--runs", type=count, default=None,
+                        help=f"independent runs, 1..{COUNT_MAX} (default 1)")
+    add_run_options(parser, "results/ground-truth-<domain>, or results/ground-truth-quick")
+    parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
+                        help="where the exact table is cached (default: $LA_PDB_DIR, else "
+                             "~/.cache/la/pdb); built there first if missing")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    cfg = config_for(args.domain, args.quick)
+    cfg = replace(cfg, runs=args.runs or cfg.runs, order=args.order,
+                  learn=replace(cfg.learn, order=args.order),
+                  learn_mean=replace(cfg.learn_mean, order=args.order))
+    runs = selected_runs(cfg.runs, args.run)
+    out = args.out or ROOT / "results" / ("ground-truth-quick" if args.quick
+                                          else f"ground-truth-{cfg.domain}")
+    # read and checked, or built, before `out` is touched
+    h_star_table(make_domain(cfg.domain), args.pdb_dir, BuildProgress())
+    command = ["python", "-m", "la.experiments.ground_truth",
+               *(argv if argv is not None else sys.argv[1:])]
+    prepare(out, {"config": asdict(cfg), "seed": args.seed,
+                  **({} if args.run is None else {"run": args.run})}, args.resume, command,
+            unit_shape=unit_shape)
+    base = {"seed": args.seed, "config": cfg, "networks": str(out),
+            "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
+    progress = lambda line: print(line, flush=True)                                   # noqa: E731
+    scale = "quick (a smoke run)" if args.quick else "full strength"
+    print(f"ground truth on the {cfg.domain}, {scale}: training {2 * len(runs)} networks, "
+          f"results in {out}", flush=True)
+    trained = run_units(train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
+                                     for r in runs for w in NETWORKS], out, args.jobs, progress)
+    print(f"testing {len(cfg.rows())} rows on {cfg.test_tasks:,} uniform test tasks per run",
+          flush=True)
+    tests = run_units(test_unit, [{**base, "name": f"run{r}/{test_name(row)}", "run": r,
+                                   "row": row} for r in runs for row in cfg.rows()],
+                      out, args.jobs, progress)
+    print("measuring every run against exact h*", flush=True)
+    measures = run_units(measure_unit, [{**base, "name": f"run{r}/measure", "run": r}
+                                        for r in runs], out, args.jobs, progress)
+    rows = table(cfg, tests, measures)
+    record = {"experiment": "ground_truth", "domain": cfg.domain, "quick": args.quick,
+              "seed": args.seed, "config": asdict(cfg), "runs": runs, **provenance(out),
+              "machine": machine(), "table": rows, "training": trained,
+              "measures": measures,
+              "tests": [{k: v for k, v in t.items() if k != "summary"} for t in tests]}
+    write_results(out, record)
+    names = draw(record, out)
+    print(format_table(rows))
+    print("\n".join(label_lines(measures)))
+    print(f"N(μ, σ_a²) against h* on every state: the largest |observed − p| over the quantiles "
+          f"is {calibration_gap(measures):.3f}")
+    print(f"results: {out / 'results.json'}, {out / 'results.csv'}; figures: "
+          + ", ".join(names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))

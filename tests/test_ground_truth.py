@@ -1,0 +1,106 @@
+"""`python -m la.experiments.ground_truth --quick`, end to end: its results files and figure, the
+same results bit for bit (but the timings) after a stop in training and after a test unit cut short
+(and, in the slow tier, with two jobs), and bad input refused in one line (exit 2)."""
+import json
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_numerics import untimed
+from la.experiments import ground_truth
+from la.experiments.ground_truth_config import QUICK
+from la.runs.cli import run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def results(out: Path) -> dict:
+    return json.loads((out / "results.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ground_truth") / "quick"
+    assert ground_truth.main(["--quick", "--jobs", "1", "--out", str(out)]) == 0
+    return out, results(out)
+
+
+def test_the_quick_run_writes_its_table_measures_and_figure(quick):
+    out, record = quick
+    assert [r["row"] for r in record["table"]] == ["0.9", "0.5", "N/A"]
+    measure = record["measures"][0]
+    assert [r["row"] for r in measure["rows"]] == ["0.9", "0.5", "N/A"]
+    for row in measure["rows"]:
+        for name in ("all", "plans", "searched"):
+            assert 0 <= row[name]["by_h_star"]["coverage"] <= 1 and row[name]["by_distance"]
+        assert sum(g["tasks"] for g in row["guarantee"]) == QUICK.test_tasks
+    assert [d["p"] for d in measure["reliability"]["all"]] == list(QUICK.quantiles)
+    assert set(measure["labels"]) == {"alpha", "mean"} and measure["sigma_e"]
+    csv = (out / "results.csv").read_text().splitlines()
+    assert csv[0].startswith("run,row,id") and len(csv) == 1 + 3 * QUICK.test_tasks
+    assert (out / "ground_truth_8-puzzle.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.slow
+def test_two_jobs_give_the_same_results(quick, tmp_path):
+    _, record = quick
+    assert ground_truth.main(["--quick", "--jobs", "2", "--out", str(tmp_path / "two")]) == 0
+    assert untimed(results(tmp_path / "two")) == untimed(record)
+
+
+def test_a_run_stopped_in_training_resumes_to_the_same_results(quick, tmp_path):
+    """A second run, stopped by SIGTERM and resumed, gives the first run's results: deterministic,
+    and resumed bit for bit."""
+    _, record = quick
+    out = tmp_path / "stopped"
+    command = [sys.executable, "-m", "la.experiments.ground_truth", "--quick", "--jobs", "1",
+               "--out", str(out)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    for line in process.stdout:                   # stop after the second network's first iteration
+        if "run1/mean: iter   1/" in line:
+            process.send_signal(signal.SIGTERM)
+            break
+    process.stdout.read()
+    assert process.wait(timeout=120) == 143 and not (out / "run1" / "mean" / "unit.json").exists()
+    assert (out / "run1" / "mean" / "checkpoint.npz").exists()
+    again = subprocess.run([*command, "--resume"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert untimed(results(out)) == untimed(record)
+
+
+def test_a_test_unit_cut_short_continues_after_its_last_task(quick, tmp_path, capsys):
+    source, record = quick
+    out = tmp_path / "cut"
+    shutil.copytree(source, out)
+    unit = out / "run1" / "test-0.5"
+    done = json.loads((unit / "unit.json").read_text())["records"]
+    (unit / "unit.json").unlink()
+    (unit / "tasks.json").write_text(json.dumps(done[:4]))
+    for stale in ("results.json", "run1/measure/unit.json"):
+        (out / stale).unlink()
+    assert ground_truth.main(["--quick", "--jobs", "1", "--out", str(out), "--resume"]) == 0
+    assert "continuing after the 4 tasks done before" in capsys.readouterr().out
+    assert untimed(results(out)) == untimed(record)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--domain", "3x4-puzzle"], "invalid choice"),
+    (["--quick", "--domain", "10-pancake"], "--quick is a smoke run on the 8-puzzle"),
+    (["--quick", "--bogus"], "unrecognized arguments: --bogus"),
+    (["--quick", "--run", "2"], "--run 2: expected a run of the experiment, 1..1"),
+    (["--quick", "--resume"], "nothing to resume"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, message, tmp_path, capsys):
+    try:
+        status = run(ground_truth.main, [*argv, "--out", str(tmp_path / "x")])
+    except SystemExit as stop:                      # argparse's own exit, as on the command line
+        status = stop.code
+    assert status == 2
+    said = capsys.readouterr().err.strip()
+    assert len(said.splitlines()) == 1 and message in said, said
+    assert not (tmp_path / "x").exists()
