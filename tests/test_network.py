@@ -177,3 +177,28 @@ def test_a_network_used_on_another_domain_is_one_line_exit_2(korf_network, capsy
     assert ("trained on the 15-puzzle, not the 24-puzzle" in err
             and len(err.strip().splitlines()) == 1)
 
+
+
+@pytest.mark.parametrize("key, row, value", [("W1", (3, 0), 1e38), ("W2", (5, 0), 1e38),
+                                              ("b2", (0,), 2e12), ("b1", (7,), 3e38)])
+def test_a_network_whose_heuristic_cannot_fit_an_int64_is_refused_naming_the_file(
+        key, row, value, korf_network, tmp_path, capsys):
+    """Finite float32 weights can still give y^α beyond any heuristic value (1e38 rounds to
+    -9.2e18 in int64): refused on loading, and by la.solve in one line, exit status 2."""
+    net, _ = load_network(korf_network / "run1" / "alpha" / "network.npz")
+    net.params[key][row] = value
+    if key == "b1":                                   # a hidden unit always on, times a huge weight
+        net.params["W2"][7, 0] = 3e38
+    path = tmp_path / f"huge-{key}.npz"
+    save_network(net, OneHot(SlidingTile(4)), path)
+    with pytest.raises(ValueError, match=f"{path}: the network's outputs on its domain's inputs"):
+        load_network(path)
+    assert cli.run(solve.main, ["--network", str(path), "--alpha", "0.9", "--korf", "1"]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "beyond" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_committed_kind_of_network_is_within_the_bound(korf_network):
+    from la.runs.network import H_MAX, output_bound
+    net, _ = load_network(korf_network / "run1" / "alpha" / "network.npz")
+    assert 0 < output_bound(net) < 1e4 < H_MAX

@@ -17,11 +17,19 @@ import json
 import zipfile
 import zlib
 
+import numpy as np
+
 from la.domains.names import make_domain
 from la.features.encodings import describe, for_domain, from_description
+from la.nn.layers import softplus
 from la.runs.compat import network_about
 from la.runs.persist import load, read_about, save
 from la.runs.progress import BuildProgress
+
+# The largest heuristic value a search can hold: weighted IDA*'s f = g + W·h is an int64 for every
+# W up to la.runs.cli.WEIGHT_MAX (10^6), so h stays below 2^62 / 10^6, about 4.6e12.
+H_MAX = 2**62 // 10**6
+Z_MAX = 40.0   # |Φ⁻¹(α)| for any float α strictly between 0 and 1 (the extremes give about 38.5)
 
 
 def save_network(net, encoding, path) -> None:
@@ -51,7 +59,37 @@ def load_network(path, domain=None) -> tuple:
         raise ValueError(f"{path}: its record of what it was trained on is damaged: {about!r}")
     if domain is not None:
         check_domain(about, domain, path)
+    if hasattr(net, "predict_from_hidden"):                   # a planning network (an FFNN)
+        check_outputs(net, path)
     return net, about
+
+
+def output_bound(net) -> float:
+    """The largest |y^α| in cost units the FFNN `net` can give, for any α, over every input in
+    [0, 1]^n_in, where every encoding's inputs lie (`la.features.base`): interval arithmetic through
+    both layers (inf if a bound overflows)."""
+    p = {name: value.astype(np.float64) for name, value in net.params.items()}
+    with np.errstate(over="ignore", invalid="ignore"):
+        low = p["b1"] + np.minimum(p["W1"], 0).sum(axis=0)              # (H,) z1's range over the
+        high = p["b1"] + np.maximum(p["W1"], 0).sum(axis=0)             # box of inputs
+        a_low, a_high = np.maximum(low, 0), np.maximum(high, 0)        # ReLU keeps the order
+        W2 = p["W2"][:, 0]
+        mu = np.abs(p["b2"][0]) + np.maximum(np.abs(W2 * a_low), np.abs(W2 * a_high)).sum()
+        sigma = 0.0 if net.n_out == 1 else float(softplus(net.phi_max))      # σ_a's clip
+        bound = net.scale * (mu + sigma * Z_MAX)
+    return float(bound) if np.isfinite(bound) else float("inf")
+
+
+def check_outputs(net, path) -> None:
+    """ValueError naming the file if the network's y^α on the domain's inputs can be non-finite or,
+    rounded into a heuristic value, beyond H_MAX: a finite weight of 1e38 is no NaN, but its h
+    would wrap to -9.2e18 in int64."""
+    bound = output_bound(net)
+    if not bound <= H_MAX:
+        reach = "are not finite" if bound == float("inf") else f"reach {bound:.3g}"
+        raise ValueError(f"{path}: the network's outputs on its domain's inputs {reach}, beyond "
+                         f"{H_MAX:,}, the largest heuristic value a search holds (a damaged or "
+                         f"diverged network)")
 
 
 def check_domain(about: dict, domain, path) -> None:
