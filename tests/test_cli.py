@@ -154,3 +154,14 @@ def test_each_commands_help_describes_it_in_a_whole_sentence(module):
     text = first_paragraph(importlib.import_module(module).__doc__)
     assert "\n" not in text and "  " not in text and text.rstrip(")").endswith((".", "?", "/"))
     assert first_paragraph("One line\nand its end.\n\nMore.") == "One line and its end."
+
+
+def test_solve_reads_korf_numbers_as_other_integers_and_domain_names_in_any_case(capsys):
+    """Issue 58, K: `--korf 1e1` is instance 10, and `--domain 15-PUZZLE` goes with `--korf`."""
+    import la.solve as solve
+    from la import data
+    from la.runs import cli
+    for argv, instance in [(["--korf", "1e1"], 10), (["--domain", "15-PUZZLE", "--korf", "1"], 1)]:
+        assert cli.run(solve.main, [*argv, "--node-limit", "10", "--json"]) == 1
+        record = json.loads(capsys.readouterr().out)
+        assert record["start"] == data.korf100()[instance - 1].state.tolist()
