@@ -49,7 +49,7 @@ def test_unsolved_within_the_node_limit_exits_1():
 @pytest.mark.parametrize("args, message", [
     (["1 2 3"], "has 16 numbers"),
     (["0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15"], "unsolvable"),
-    (["--korf", "0"], "no instance 0"),
+    (["--korf", "0"], "--korf: must be at least 1"),
     (["--korf24", "51"], "no instance 51"),
     (["--domain", "15-towers", "1 2"], "unknown domain"),
     (["--domain", "5-pancake", "--heuristic", "md", "0 1 2 3 4"], "'md'"),
