@@ -1,4 +1,5 @@
-"""Solve one task with IDA* and a classical heuristic, pattern databases or a trained network.
+"""Solve one task with IDA* and a classical heuristic, pattern databases or a trained network, or
+with a bounded-suboptimal search that certifies its plan is at most W times optimal.
 
     python -m la.solve --korf 12
     python -m la.solve --domain 8-puzzle "8 1 2 0 4 3 7 5 6" --algorithm reference
@@ -6,6 +7,8 @@
     python -m la.solve --korf24 1 --heuristic pdb          # pattern databases, built on first use
     python -m la.solve --network results/suboptimality-reduced/run1/alpha/network.npz \\
         --alpha 0.9 --korf 12
+    python -m la.solve --search focal --weight 1.5 --floor md --network \\
+        figures/suboptimality-networks/run1/alpha/network.npz --alpha 0.9 --korf 1
 
 Exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.
 
@@ -29,14 +32,15 @@ from la.runs.cli import (
     WEIGHT_MAX,
     Parser,
     alpha,
+    bytes_,
     existing_file,
     node_limit,
     pdb_folder,
+    real_weight,
     run,
     first_paragraph,
     integer,
     seconds,
-    weight,
 )
 from la.runs.progress import BuildProgress
 from la.search import ida_star, reference
@@ -45,6 +49,10 @@ from la.search.ida_star import ORDERS
 instance = integer(1, NODES_MAX)         # an instance number; 1e1 = 10, as other integers here
 DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}  # and "md" for the sliding-tile puzzle
 HEURISTICS = CLASSICAL + ("pdb", "max-pdb", "exact")
+SEARCHES = ("ida", "focal", "wastar")
+# Nodes a bounded-suboptimal search takes and expands per step when --batch is not given: one
+# network call scores all their children (`python -m la.bench --only focal` measures this K).
+BATCH = 4096
 
 EPILOG = (
     "states (space- or comma-separated integers, one per position):\n"
@@ -98,6 +106,26 @@ EPILOG = (
     "per_iteration (nodes per iteration), bounds,\n"
     "  nodes_per_second; with --network also network (its path) and alpha (null: the mean).\n"
     "\n"
+    "\n"
+    "bounded-suboptimal search: --search focal|wastar --weight W (a real number >= 1) returns a "
+    "plan of cost C\n"
+    "  with a certificate, a lower bound LB <= C* and the certified ratio C / LB <= W, so C <= "
+    "W * C* whatever\n"
+    "  the second heuristic says. --floor H is the admissible heuristic under both (default: "
+    "the domain's\n"
+    "  default heuristic): md, hamming, pdb, max-pdb, exact on sliding tiles; gap, pdb, max-pdb, "
+    "exact on\n"
+    "  pancakes; hamming, max-pdb, exact on blocksworld, where la has them. focal (Pearl & Kim's "
+    "A*_eps) takes\n"
+    "  the next node among those with f <= W * min f by --network (y^α with --alpha, else μ) or "
+    "--heuristic NAME;\n"
+    "  wastar (weighted A*) orders by g + W * h_floor. --batch K nodes expanded per step "
+    f"(default {BATCH:,};\n"
+    "  1: the textbook search), --node-limit, --memory-limit BYTES; --algorithm reference: "
+    "the plain one-node\n"
+    "  search. --json adds search, floor, batch, lower_bound, certified_ratio, reopened, stored "
+    "and peak_bytes.\n"
+    "\n"
     "exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.\n"
 )
 
@@ -124,14 +152,27 @@ def parse_args(argv):
                              "(default: $LA_PDB_DIR, else ~/.cache/la/pdb); "
                              "read-only is fine once they are there")
     parser.add_argument("--algorithm", choices=("batched", "reference"), default="batched")
-    parser.add_argument("--order", choices=ORDERS, default="depth-first",
-                        help="the batched search's goal order: "
+    parser.add_argument("--order", choices=ORDERS, default=None,
+                        help="IDA*'s goal order: "
                              "depth-first (the reference's plan and node counts, "
                              "default) or batched (the shallowest goal within the bound)")
-    parser.add_argument("--weight", type=weight, default=1, metavar="W",
-                        help=f"multiply the heuristic by W, an integer 1..{WEIGHT_MAX:,} "
+    parser.add_argument("--search", choices=SEARCHES, default="ida",
+                        help="ida (IDA*, default); focal (focal search) or wastar (weighted A*): "
+                             "bounded-suboptimal, with a certificate (see below)")
+    parser.add_argument("--weight", type=real_weight, default=1, metavar="W",
+                        help=f"IDA*: multiply the heuristic by W, an integer 1..{WEIGHT_MAX:,} "
                              "(weighted IDA*: inadmissible "
-                             "for W > 1, so the two orders can return different plans); default 1")
+                             "for W > 1, so the two orders can return different plans); default 1. "
+                             "focal, wastar: the bound W >= 1, a real number")
+    parser.add_argument("--floor", metavar="H",
+                        help="focal, wastar: the admissible heuristic, one of "
+                             f"{', '.join(HEURISTICS)} (default: the domain's default)")
+    parser.add_argument("--batch", type=node_limit, metavar="K",
+                        help=f"focal, wastar: nodes expanded per step, 1..{NODES_MAX:,} "
+                             f"(default {BATCH:,})")
+    parser.add_argument("--memory-limit", type=bytes_, metavar="BYTES",
+                        help="focal, wastar: stop before the search's arrays would hold more than "
+                             "this many bytes (e.g. 4e9)")
     parser.add_argument("--korf", type=instance, metavar="N",
                         help="Korf's 15-puzzle instance N (1..100)")
     parser.add_argument("--korf24", type=instance, metavar="N",
@@ -174,8 +215,15 @@ def task(args, default_domain: str = "15-puzzle"):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.search != "ida":
+        from la import solve_bounded
+        solve_bounded.check_options(args)
+    else:
+        check_ida_options(args)
     network, about = trained_network(args)
     domain, start, optimal = task(args, about["domain"] if about else "15-puzzle")
+    if args.search != "ida":
+        return solve_bounded.solve(args, domain, start, optimal, network, about)
     if network is not None:
         from la.runs.network import check_domain, network_encoding
         from la.heuristics.likely_admissible import LikelyAdmissible
@@ -223,6 +271,20 @@ def main(argv=None) -> int:
               f"iterations {result.iterations}  {result.seconds:.2f} s  "
               f"{result.nodes_per_second / 1e6:.2f} M nodes/s")
     return 0 if result.solved else 1
+
+
+def check_ida_options(args) -> None:
+    """Refuse the bounded searches' options with IDA*, and a weight that is not an integer."""
+    for option, value in [("--floor", args.floor), ("--batch", args.batch),
+                          ("--memory-limit", args.memory_limit)]:
+        if value is not None:
+            raise ValueError(f"{option} is an option of --search focal or wastar, not of IDA*")
+    if args.weight != int(args.weight):
+        raise ValueError(f"--weight {args.weight:g}: IDA*'s weight multiplies an integer "
+                         f"heuristic: expected an integer 1..{WEIGHT_MAX:,} (a real W >= 1 goes "
+                         f"with --search focal or wastar)")
+    args.weight = int(args.weight)
+    args.order = args.order or "depth-first"
 
 
 def trained_network(args) -> tuple:

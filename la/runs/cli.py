@@ -6,8 +6,8 @@ found after an hour of training, or a figure that cannot be saved at the end of 
 hour. The checks live here, one place per kind, as argparse `type=` functions (a refusal is one line
 naming the option) or, for results files, a reader that raises ValueError naming the file:
 
-    numbers        integer(low, high) and its instances node_limit, seed, count, weight; seconds;
-                   alpha
+    numbers        integer(low, high) and its instances node_limit, seed, count, weight, bytes_;
+                   real_weight; seconds; alpha
     paths          out_folder, pdb_folder, figure_file, existing_folder, existing_file: none creates
                    anything
     lists          names(allowed, what): comma-separated names, each one of `allowed`
@@ -36,7 +36,8 @@ SEED_MAX = 2**32 - 1        # the usual seed range: every tool and JSON reader k
                             # exact
 COUNT_MAX = 1_000           # runs, test sets, jobs: far beyond any real run, short of filling the
                             # memory
-WEIGHT_MAX = 10**6          # weighted IDA*'s W: W·h stays far inside int64 for every domain here
+WEIGHT_MAX = 10**6          # weighted IDA*'s W (and weighted A*'s w): W·h stays far inside int64
+                            # for every domain here
 ROOM = 255                  # bytes of path kept free below an output folder for what a run writes
                             # there (a unit's folder, a file, a temporary's prefix: under 60 here,
                             # NAME_MAX at most)
@@ -127,6 +128,23 @@ node_limit = integer(1, NODES_MAX)
 seed = integer(0, SEED_MAX)
 count = integer(1, COUNT_MAX)
 weight = integer(1, WEIGHT_MAX)
+bytes_ = integer(1, NODES_MAX)      # a memory limit in bytes
+
+
+def real_weight(text: str) -> float:
+    """An argparse type: a bounded-suboptimal search's weight w, a real number from 1 to
+    WEIGHT_MAX."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"expected a number, got {shown(text)}") from None
+    if value != value:                                      # nan
+        raise ArgumentTypeError(f"expected a number, got {shown(text)}")
+    if value < 1:
+        raise ArgumentTypeError(f"must be at least 1, got {shown(text)}")
+    if value > WEIGHT_MAX:
+        raise ArgumentTypeError(f"must be at most {WEIGHT_MAX:,}, got {shown(text)}")
+    return value
 
 
 def seconds(text: str) -> float:
