@@ -21,6 +21,7 @@ import numpy as np
 
 from la.domains.names import make_domain
 from la.features.encodings import describe, for_domain, from_description
+from la.nn.ffnn import FFNN
 from la.nn.layers import softplus
 from la.runs.compat import network_about
 from la.runs.persist import load, read_about, save
@@ -59,7 +60,7 @@ def load_network(path, domain=None) -> tuple:
         raise ValueError(f"{path}: its record of what it was trained on is damaged: {about!r}")
     if domain is not None:
         check_domain(about, domain, path)
-    if hasattr(net, "predict_from_hidden"):                   # a planning network (an FFNN)
+    if isinstance(net, FFNN):             # a planning network (not a WUNN, not a classifier)
         check_outputs(net, path)
     return net, about
 
