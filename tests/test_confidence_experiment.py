@@ -140,6 +140,58 @@ def test_a_damaged_fit_under_way_is_refused_in_one_line_before_any_work(quick, t
     assert f"delete the folder {unit}" in said and not (unit / "unit.json").exists()
 
 
+def test_networks_searches_again_without_training_and_gives_the_same_rows(quick, tmp_path, capsys):
+    """--networks: a run that reuses an earlier run's networks trains nothing and, at the same
+    budgets, finds the same rows; at another hard budget only the hard block's rows change."""
+    out, record = quick
+    again = tmp_path / "again"
+    capsys.readouterr()
+    assert confidence.main(["--quick", "--jobs", "1", "--out", str(again),
+                            "--networks", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert f"the 7 networks of {out}" in said and "teacher:" not in said
+    redone = json.loads((again / "results.json").read_text())
+    assert redone["networks"] == str(out) and not list(again.glob("run*/*/network.npz"))
+    assert untimed(redone["tests"]) == untimed(record["tests"])
+    assert redone["ood"] == record["ood"] and redone["coverage"] == record["coverage"]
+    low = tmp_path / "low"
+    assert confidence.main(["--quick", "--jobs", "1", "--out", str(low), "--networks", str(out),
+                            "--blocks", "hard", "--hard-node-limit", "40"]) == 0
+    swept = json.loads((low / "results.json").read_text())
+    assert {t["row"]["block"] for t in swept["tests"]} == {"hard"}
+    most = [max(x["generated"] for t in r["tests"] if t["row"]["block"] == "hard"
+                for x in t["records"]) for r in (record, swept)]
+    assert most[0] > 1000 and most[1] < 50, most     # each stops past its budget by one expansion
+
+
+@pytest.mark.parametrize("change, message", [
+    (["--seed", "5"], "were trained with --seed 0, not 5"),
+    (["--node-limit", "77"], None),                                       # a budget may differ
+    ("no-network", "run 1's W50 is not finished there (no network.npz)"),
+    ("itself", "names the results folder itself"),
+])
+def test_networks_from_another_training_are_refused_in_one_line(quick, tmp_path, capsys, change,
+                                                                message):
+    out, _ = quick
+    source, target = out, tmp_path / "new"
+    if change == "no-network":
+        source = tmp_path / "copy"
+        shutil.copytree(out, source)
+        (source / "run1" / "W50" / "network.npz").unlink()
+    if change == "itself":
+        target = out
+    argv = ["--quick", "--jobs", "1", "--out", str(target), "--networks", str(source),
+            *(change if isinstance(change, list) else [])]
+    if message is None:
+        assert confidence.main(argv) == 0
+        return
+    capsys.readouterr()
+    assert run(confidence.main, argv) == 2
+    said = capsys.readouterr().err.strip()
+    assert len(said.splitlines()) == 1 and message in said, said
+    assert not target.exists() or target == out
+
+
 @pytest.mark.slow
 def test_the_same_results_with_two_jobs(quick, tmp_path):
     """Same seed, same results, bit for bit (but the timings), whichever process ran which unit: the

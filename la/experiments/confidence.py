@@ -9,6 +9,9 @@ signals.
     python -m la.experiments.confidence --node-limit 200000    # another budget per test task
     python -m la.experiments.confidence --domain 24-puzzle \
         --hard-node-limit N                                    # another hard budget
+    python -m la.experiments.confidence --domain 24-pancake --runs 3 --blocks hard \
+        --hard-node-limit 2025 --networks results/confidence-24-pancake
+                                                               # search again, no training
 
 Per run, in three phases of units (`la.runs.runner`: each with its own random stream, `--resume`):
 
@@ -31,6 +34,11 @@ Per run, in three phases of units (`la.runs.runner`: each with its own random st
              Tables 2 and 3: `hard_node_limit`): coverage, mean plan cost and mean generated nodes
              over the solved tasks.
 
+With `--networks DIR` a run trains nothing: it searches with the networks and training
+confidences of an earlier run in DIR (the same seed and training settings; the blocks, budgets and
+runs may differ), whose teacher and network units it copies into its record, so that one training
+serves a sweep of budgets.
+
 Several runs (`--runs N`, or `--run K` of them per folder, combined by
 `python -m la.experiments.merge`) give every coverage its spread over runs
 (`la.experiments.confidence_table`).
@@ -48,6 +56,7 @@ the rows marked σe and σa keep W50's h^NN and threshold −σ_e (WUNN) or −�
 on the sliding-tile puzzles the FFNN learns y/50, not y/10 (`la.experiments.confidence_config` says
 why).
 """
+import json
 import sys
 import time
 from dataclasses import asdict, replace
@@ -60,7 +69,7 @@ from la.domains.names import make_domain
 from la.domains.walk import random_walk
 from la.experiments import confidence_table as tables
 from la.experiments.confidence_config import CONFIGS, QUICK, SIGMA_NETWORKS
-from la.experiments.confidence_networks import fit_resumable
+from la.experiments.confidence_networks import fit_resumable, saved_units
 from la.experiments.confidence_search import (classical_heuristic, search_specs, search_unit,
                                                sigma_signal)
 from la.experiments.merge_check import unit_shape
@@ -71,8 +80,8 @@ from la.heller.ood import UniformNoise, WeightedNoise
 from la.heller.paper import BLOCKS
 from la.heller.teacher import label_plans
 from la.io import write_json, write_npz
-from la.runs.cli import (COUNT_MAX, Parser, count, first_paragraph, names, node_limit, pdb_folder,
-                         run)
+from la.runs.cli import (COUNT_MAX, Parser, count, existing_folder, first_paragraph, names,
+                         node_limit, pdb_folder, run)
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.network import encoding_for, save_network
 from la.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
@@ -239,6 +248,10 @@ def parse_args(argv):
                              ", ".join(f"{d} {c.hard_node_limit:,}" for d, c in CONFIGS.items()
                                        if c.hard_node_limit)
                              + ", each from python -m la.experiments.confidence_pilot)")
+    parser.add_argument("--networks", type=existing_folder, metavar="DIR",
+                        help="train nothing: search with the networks of an earlier run in DIR "
+                             "(the same seed and training settings; blocks, budgets and runs may "
+                             "differ)")
     add_run_options(parser, "results/confidence-<domain>, or results/confidence-<domain>-quick",
                     order=False)
     parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
@@ -280,26 +293,42 @@ def main(argv=None) -> int:
     classical_heuristic(cfg.domain, pdb_dir)
     command = ["python", "-m", "la.experiments.confidence",
                *(argv if argv is not None else sys.argv[1:])]
-    prepare(out, {"config": asdict(cfg), "seed": args.seed,
-                  **({} if args.run is None else {"run": args.run})},
-            args.resume, command, unit_shape=lambda unit: unit_shape("confidence", unit))
-    base = {"seed": args.seed, "config": cfg, "pdb_dir": pdb_dir}
-    progress = lambda line: print(line, flush=True)                                     # noqa: E731
     networks = (*cfg.networks, *SIGMA_NETWORKS.values())
+    saved = None
+    if args.networks is not None:              # checked before anything is written in `out`
+        if args.networks.resolve() == out.resolve():
+            raise ValueError("--networks names the results folder itself: choose another --out")
+        saved = saved_units(args.networks, json.loads(json.dumps(asdict(cfg))), args.seed, runs,
+                            networks)
+    prepare(out, {"config": asdict(cfg), "seed": args.seed,
+                  **({} if args.run is None else {"run": args.run}),
+                  **({} if saved is None else {"networks": str(args.networks)})},
+            args.resume, command, unit_shape=lambda unit: unit_shape("confidence", unit))
+    base = {"seed": args.seed, "config": cfg, "pdb_dir": pdb_dir,
+            **({} if saved is None else {"networks": str(args.networks)})}
+    progress = lambda line: print(line, flush=True)                                     # noqa: E731
     budgets = {"moderate": cfg.node_limit, "hard": cfg.hard_node_limit}
+    trains = (f"{cfg.seeds} teacher seeds, {len(networks)} networks" if saved is None
+              else f"the {len(networks)} networks of {args.networks}")
     print(f"confidence experiment on the {cfg.domain}{' (quick)' if args.quick else ''}: "
-          f"{len(runs)} run(s) of {cfg.seeds} teacher seeds, {len(networks)} networks and "
+          f"{len(runs)} run(s) of {trains} and "
           f"{len(cfg.rows())} search rows on {len(cfg.instances)} test tasks, "
           + ", ".join(f"{budgets[b]:,} nodes each in the {b} block" for b in cfg.blocks)
           + f"; results in {out}", flush=True)
-    teachers = run_units(teacher_unit,
-                         [{**base, "name": f"run{r}/teacher", "run": r} for r in runs], out,
-                         args.jobs, progress)
-    trained = run_units(network_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
-                                       for r in runs for w in networks], out, args.jobs, progress)
+    if saved is None:
+        teachers = run_units(teacher_unit,
+                             [{**base, "name": f"run{r}/teacher", "run": r} for r in runs], out,
+                             args.jobs, progress)
+        trained = run_units(network_unit,
+                            [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
+                             for r in runs for w in networks], out, args.jobs, progress)
+    else:
+        teachers, trained = saved
     searched = run_units(search_unit, search_specs(cfg, runs, base), out, args.jobs, progress)
     record = results_record(cfg, args.quick, args.seed, runs, provenance(out), teachers, trained,
                             searched)
+    if saved is not None:
+        record["networks"] = str(args.networks)
     tables.write_results(out, record)
     from la.plots import confidence as plots_confidence
     figures = plots_confidence.draw(record, out)

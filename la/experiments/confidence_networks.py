@@ -13,6 +13,7 @@ from la.heller.classifier_fit import train
 from la.heller.config import build_classifier
 from la.heller.uncertainty_fit import fit_ffnn, fit_wunn
 from la.nn.config import build_ffnn, build_wunn
+from la.runs.folder import read_experiment, read_result
 
 EPOCH_LINES = 50                               # epochs per progress line of a network
 
@@ -84,3 +85,45 @@ def fit_network(which: str, net, opt, cfg, X, costs, trn, val, rng, on_epoch=Non
     sampler, Y = noise_of(which)
     return train(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.classifier, rng,
                  None if sampler is None else sampler(X[trn]), Y, on_epoch, keeper)
+
+
+# What a search-only run may change of the run whose networks it reuses: the test blocks and their
+# budgets, and the number of runs (it searches with some or all of them).
+SEARCH_SETTINGS = ("node_limit", "hard_node_limit", "blocks", "runs")
+
+
+def saved_units(folder: Path, config: dict, seed: int, runs: list, networks: tuple) -> tuple:
+    """(teachers, trained): the teacher and network units of `runs` in an earlier results folder
+    (`--networks`), for a run that only searches with their networks; ValueError in one line
+    unless the folder was made with the same seed and training settings and holds each network
+    and its training confidences."""
+    where = f"--networks {folder}"
+    settings = read_experiment(folder)["settings"]
+    if settings.get("seed") != seed:
+        raise ValueError(f"{where}: its networks were trained with --seed {settings.get('seed')}, "
+                         f"not {seed}")
+    theirs, ours = settings["config"], config
+    differ = sorted(k for k in {*theirs, *ours} - set(SEARCH_SETTINGS)
+                    if theirs.get(k) != ours.get(k))
+    if differ:
+        raise ValueError(f"{where}: trained with other settings ({', '.join(differ)}): only the "
+                         f"test blocks, their budgets and --runs may differ")
+    teachers, trained = [], []
+    for r in runs:
+        for name, kind in [("teacher", "teacher"), *((w, "network") for w in networks)]:
+            unit = folder / f"run{r}" / name
+            files = ["unit.json"] + ([] if kind == "teacher" else ["network.npz",
+                                                                  "confidences.npz"])
+            missing = [f for f in files if not (unit / f).is_file()]
+            if missing:
+                raise ValueError(f"{where}: run {r}'s {name} is not finished there (no "
+                                 f"{', '.join(missing)})")
+            try:
+                result = read_result(unit / "unit.json")
+            except ValueError as error:
+                raise ValueError(f"{where}: {error}") from None
+            if result.get("run") != r or (kind == "network" and result.get("network") != name):
+                raise ValueError(f"{where}: {unit / 'unit.json'} is not the record of run {r}'s "
+                                 f"{name}")
+            (teachers if kind == "teacher" else trained).append(result)
+    return teachers, trained

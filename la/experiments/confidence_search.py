@@ -82,7 +82,8 @@ def search_unit(spec: dict, out: Path, verbose: bool) -> dict:
     record per task."""
     cfg, name, row = spec["config"], spec["name"], Row(**spec["row"])
     limit = cfg.node_limit if row.block == "moderate" else cfg.hard_node_limit
-    domain, evaluator, classical, rule = searcher(cfg, row, out / f"run{spec.get('run')}",
+    trained = Path(spec["networks"]) if spec.get("networks") else out    # --networks: another run's
+    domain, evaluator, classical, rule = searcher(cfg, row, trained / f"run{spec.get('run')}",
                                                   spec["pdb_dir"])
     progress, records = unit_progress(out / name, name, verbose), []
     label = TASK_LABELS.get(cfg.domain, f"{cfg.domain} task #")
