@@ -320,6 +320,36 @@ def test_coverage_has_its_spread_and_its_change_is_taken_run_by_run():
     assert t3["W50"]["runs"] == 0 and t3["W50"]["change"] is None
 
 
+def with_records(name: str, solved: list) -> list:
+    """A row's search units over runs 1, 2, ..., each with its tasks' records: solved[r][i] says
+    whether run r + 1 solved task i + 1."""
+    return [{"run": r, "name": name, "tasks": len(s), "solved": sum(s), "coverage": sum(s) / len(s),
+             "cost": None, "generated": None,
+             "records": [{"id": i, "solved": bool(x)} for i, x in enumerate(s, start=1)]}
+            for r, s in enumerate(solved, start=1)]
+
+
+def test_a_change_is_tested_task_by_task_with_mcnemars_exact_test():
+    """Three runs of 4 tasks: the row loses 5 (run, task) pairs the base solved and gains none: p =
+    2 / 2^5 = 0.0625, though it never beats the base; a row that gains one pair and loses two has
+    p = 1. The paper's hard-block means are over its 7 domains with hard
+    tasks."""
+    cfg = replace(CFG, X=(20,), blocks=("moderate",), runs=3)
+    base = with_records("GBFS base", [[1, 1, 1, 0], [1, 1, 0, 0], [1, 1, 1, 1]])
+    m20 = with_records("GBFS M20", [[0, 0, 1, 0], [1, 0, 0, 0], [1, 1, 0, 0]])
+    a20 = with_records("GBFS A20", [[0, 1, 1, 1], [1, 1, 0, 0], [1, 0, 1, 1]])
+    rows = {r["row"]: r for r in coverage_table(cfg, base + m20 + a20)}
+    assert rows["GBFS M20"]["mcnemar"] == {"pairs": 12, "gained": 0, "lost": 5,
+                                           "p": pytest.approx(0.0625)}
+    assert rows["GBFS A20"]["mcnemar"] == {"pairs": 12, "gained": 1, "lost": 2,
+                                           "p": pytest.approx(1.0)}
+    assert rows["GBFS base"]["mcnemar"] is None
+    no_records = units("GBFS base", [4]) + units("GBFS M20", [3])
+    assert coverage_table(cfg, no_records)[1]["mcnemar"] is None
+    hard = table3(replace(CFG, blocks=("hard",)), [])
+    assert {t["paper"]["domains"] for t in hard} == {7}
+
+
 def test_the_papers_tables_2_and_3_agree_where_they_share_a_search():
     """Transcribed from the paper (their minus signs lost in our copy of the text, restored):
     Table 3's W50 row is Table 2's dual queue with A40, so base + change must agree in every domain
@@ -487,3 +517,47 @@ def test_a_network_says_how_far_it_is_every_fifty_epochs():
                                  best=41))
     assert lines == ["U90: epoch 50, validation loss 0.25 (best: epoch 42), 5.0 min; "
                      "at most 15 min more"]
+
+
+SUMMARY = {   # figures/README.md's summary across domains: a conclusion's row -> (row, base row)
+    "(M5) |": ("GBFS M5", "GBFS base"), "(A5 − M5)": ("GBFS A5", "GBFS M5"),
+    "(A5) |": ("GBFS A5", "GBFS base"), "(A40) |": ("GBFS A40", "GBFS base"),
+    "(A80 − M80)": ("dual A80", "dual M80"),
+    "A40 does not cost": ("hard: dual A40", "hard: dual base"),
+    "A80 about level": ("hard: dual A80", "hard: dual base"),
+    "P20 about level, hard": ("hard: dual PA20", "hard: dual base"),
+    "(P20 − P80)": ("hard: dual PA20", "hard: dual PA80")}
+DOMAINS = ("24-pancake", "15-blocksworld", "15-puzzle", "24-puzzle")
+
+
+def p_text(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p {p:.2g}"
+
+
+def test_the_summary_across_domains_is_the_committed_records_mcnemar_tests():
+    """Every cell of figures/README.md's summary across domains that gives a change, its se and its
+    p is what the committed records give (`mcnemar`, `change`), and its verdict follows p."""
+    from la.experiments.confidence_table import change, mcnemar
+    text = (ROOT / "figures" / "README.md").read_text()
+    checked = 0
+    for line in text.splitlines():
+        key = next((k for k in SUMMARY if k in line and line.startswith("| ")), None)
+        if key is None or "se " not in line:
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")][2:]
+        for domain, cell in zip(DOMAINS, cells):
+            if "p " not in cell and "p <" not in cell:
+                continue
+            record = json.loads((ROOT / "figures" / f"confidence_{domain}.json").read_text())
+            by = {}
+            for t in record["tests"]:
+                by.setdefault(t["name"], []).append(t)
+            row, base = SUMMARY[key]
+            mean, _, se = change(by[row], by[base])
+            p = mcnemar(by[row], by[base])["p"]
+            quoted = f"{100 * mean:+.1f} (se {100 * se:.1f}, {p_text(p)})".replace("-", "−")
+            assert quoted in cell, (key, domain, cell, quoted)
+            verdict = cell.split(":")[0]
+            assert (verdict in ("holds", "reversed")) == (p < 0.05), (key, domain, cell)
+            checked += 1
+    assert checked >= 25

@@ -15,14 +15,18 @@ files.
 
 Every number is a mean over runs, with its standard deviation over runs beside it, and for coverage
 also the standard error of the mean (the sample standard deviation over √runs); a change is taken
-run by run (the same teacher data and test tasks), then averaged. Unsolved tasks are counted, never
-dropped silently. The paper's values are summarised by their mean and range over its 8 IPC domains:
-other domains, so only the pattern compares.
+run by run (the same teacher data and test tasks), then averaged, and tested task by task: McNemar's
+exact test over the (run, task) pairs that one row solved and the other did not (`mcnemar`; three
+runs give an se with 2 degrees of freedom, so "2 se" is only p ≈ 0.18). Unsolved tasks are
+counted, never dropped silently. The paper's values are summarised by their mean and range over its
+IPC domains (8; the hard block's 7, Storage having no hard task): other domains, so only the pattern
+compares.
 """
 from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
+from scipy.stats import binomtest
 
 from la.experiments.confidence_config import SIGMA_NETWORKS, Row, paper_table2, table3_row
 from la.heller.paper import PAPER_OOD, PAPER_TABLE3
@@ -68,6 +72,21 @@ def change(units: list, base_units: list) -> tuple:
                   if u["coverage"] is not None and u["run"] in base)
 
 
+def mcnemar(units: list, base_units: list) -> dict | None:
+    """McNemar's exact test of a row against its base over the (run, task) pairs both searched:
+    `gained` pairs only the row solved, `lost` only the base did; p, two-sided, from
+    Binomial(gained + lost, 1/2) (McNemar 1947). None without per-task records on both sides."""
+    base = {(u["run"], r["id"]): r["solved"] for u in base_units for r in u.get("records", [])}
+    pairs = [(r["solved"], base[u["run"], r["id"]]) for u in units for r in u.get("records", [])
+             if (u["run"], r["id"]) in base]
+    if not pairs:
+        return None
+    gained = sum(mine and not theirs for mine, theirs in pairs)
+    lost = sum(theirs and not mine for mine, theirs in pairs)
+    p = 1.0 if gained + lost == 0 else float(binomtest(gained, gained + lost).pvalue)
+    return {"pairs": len(pairs), "gained": gained, "lost": lost, "p": p}
+
+
 def base_row(row: Row) -> Row | None:
     """The row whose coverage `row` changes (Heller et al., Table 2): the base of its queue and
     block; None for a base row, GBFS with the classical heuristic and Table 3's rows of other
@@ -84,7 +103,13 @@ def paper_summary(values, kind: str) -> dict | None:
         return None
     known = [v for v in values if v is not None]
     return {"kind": kind, "values": list(values), "mean": float(np.mean(known)), "min": min(known),
-            "max": max(known)}
+            "max": max(known), "domains": len(known)}
+
+
+def paper_domains(block: str) -> int:
+    """How many of the paper's IPC domains a block's means are over: 8, the hard block's 7 (Storage
+    has no hard task)."""
+    return sum(v is not None for v in PAPER_TABLE3[block]["Standard"])
 
 
 def _units(searched: list) -> dict:
@@ -110,6 +135,7 @@ def coverage_table(cfg, searched: list) -> list:
         entry["base"] = None if base is None else base.name
         entry["change"], entry["change_sd"], entry["change_se"] = (
             (None, None, None) if base is None else change(mine, by_name.get(base.name, [])))
+        entry["mcnemar"] = None if base is None else mcnemar(mine, by_name.get(base.name, []))
         paper = paper_table2(row)
         entry["paper"] = paper_summary(paper, "coverage" if row.method == "base" else "change")
         rows.append(entry)
@@ -138,6 +164,7 @@ def table3(cfg, searched: list) -> list:
                 s["coverage"] for s in mine if s["coverage"] is not None)
             entry["change"], entry["change_sd"], entry["change_se"] = (
                 (None, None, None) if network == "Standard" else change(mine, standard))
+            entry["mcnemar"] = None if network == "Standard" else mcnemar(mine, standard)
             entry["paper"] = paper_summary(PAPER_TABLE3[block].get(network),
                                            "coverage" if network == "Standard" else "change")
             table.append(entry)
@@ -157,6 +184,12 @@ def _points(r: dict, key: str, signed: bool = False) -> str:
     if r.get(key + "_se") is not None:                                  # one run has no spread
         text += f" ± {100 * r[key + '_sd']:.1f} ({100 * r[key + '_se']:.1f})"
     return text
+
+
+def _p(r: dict) -> str:
+    """McNemar's p of a change (`mcnemar`), blank without one."""
+    test = r.get("mcnemar")
+    return "" if test is None else f"{test['p']:.2g}" if test["p"] >= 0.001 else "<0.001"
 
 
 def _paper(summary: dict | None) -> str:
@@ -192,14 +225,17 @@ def format_tables(record: dict) -> str:
         lines += ["", f"Coverage table, {record['domain']}, {block} block: {len(cfg['instances'])} "
                       f"test tasks, {budgets[block]:,} nodes each; h^NN from "
                       f"{cfg['search_network']} (Table 3's rows: their own){spread_note}; change: "
-                      f"from the queue's base row; cost and nodes over solved tasks; paper: "
-                      f"Heller et al.'s Table 2, mean [min, max] over 8 IPC domains, their P "
+                      f"from the queue's base row, p: McNemar's over runs x tasks; cost and "
+                      f"nodes over solved tasks; paper: "
+                      f"Heller et al.'s Table 2, mean [min, max] over {paper_domains(block)} IPC "
+                      f"domains, their P "
                       f"beside la's PA",
-                  f"{'row':>23} | {'coverage':>20} {'change':>20} | {'mean cost':>9} "
+                  f"{'row':>23} | {'coverage':>20} {'change':>20} {'p':>6} | {'mean cost':>9} "
                   f"{'mean nodes':>10} | paper"]
         for r in rows:
             lines.append(f"{r['row']:>23} | {_points(r, 'coverage'):>20} "
-                         f"{_points(r, 'change', True):>20} | {_cell(r['cost'], ',.1f', 9)} "
+                         f"{_points(r, 'change', True):>20} {_p(r):>6} | "
+                         f"{_cell(r['cost'], ',.1f', 9)} "
                          f"{_cell(r['generated'], ',.0f', 10)} | {_paper(r.get('paper'))}")
         if not any(r["coverage"] for r in rows):
             lines.append(f"No row solved a test task within {budgets[block]:,} nodes, GBFS with "
@@ -207,12 +243,13 @@ def format_tables(record: dict) -> str:
                          f"(as --quick's is on the 24-puzzle).")
     for block in cfg.get("blocks", []) if record.get("table3") else []:
         lines += ["", f"Table 3, {block} block: the dual queue with A40 searched with each "
-                      f"network; coverage and its change from Standard{spread_note}; paper: "
-                      f"Heller et al.'s Table 3 ({block}), mean [min, max] over 8 IPC domains",
-                  f"{'network':>9} | {'coverage':>20} {'change':>20} | paper"]
+                      f"network; coverage and its change from Standard{spread_note}, p: "
+                      f"McNemar's over runs x tasks; paper: Heller et al.'s Table 3 ({block}), "
+                      f"mean [min, max] over {paper_domains(block)} IPC domains",
+                  f"{'network':>9} | {'coverage':>20} {'change':>20} {'p':>6} | paper"]
         for r in (r for r in record["table3"] if r["block"] == block):
             lines.append(f"{r['network']:>9} | {_points(r, 'coverage'):>20} "
-                         f"{_points(r, 'change', True):>20} | {_paper(r['paper'])}")
+                         f"{_points(r, 'change', True):>20} {_p(r):>6} | {_paper(r['paper'])}")
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -3,7 +3,7 @@ record's other figures).
 
 - `tables` (confidence_<domain>_tables.png): the changes of coverage from each block's base row, in
   points, on one domain (mean over runs, error bar: standard error), beside the paper's mean and
-  range over its 8 IPC domains.
+  range over its IPC domains (8; the hard block's 7, Storage having no hard task).
 - `across_domains` (confidence_tables.png): the same for every domain at once, one marker per
   domain.
 
@@ -16,7 +16,7 @@ from la.plots import style
 from la.plots.style import or_nan, plt
 
 ACROSS = "confidence_tables.png"
-PAPER_LABEL = "paper: mean, range (8 IPC domains)"
+PAPER_LABEL = "paper: mean, range (8 IPC domains; hard block 7)"
 DOMAIN_MARKERS = "osD^v"
 
 
@@ -143,9 +143,9 @@ def tables(record: dict, path) -> None:
 
 def across_domains(records: list, path) -> None:
     """`tables` for several domains at once: each domain's change of coverage from its block's base
-    row (mean over its runs, error bar: standard error) beside the paper's mean and range over its 8
-    IPC domains. A domain appears in the panels of the blocks it ran; the panel's title gives every
-    base row."""
+    row (mean over its runs, error bar: standard error) beside the paper's mean and range over its
+    IPC domains (8; 7 in the hard block). A domain appears in the panels of the blocks it ran; the
+    panel's title gives every base row."""
     records = sorted(records, key=lambda r: r["domain"])
     found = {}                                     # title -> (paper, [(domain, ours, base)])
     for record in records:
@@ -174,8 +174,9 @@ def across_domains(records: list, path) -> None:
     fig.legend([handles[name] for name in names], names,
                loc="lower center", ncol=len(names), fontsize=8)
     runs = ", ".join(f"{r['domain']} {len(r['runs'])}" for r in records)
-    fig.suptitle(f"Heller et al. 2022, Tables 2 and 3 on la's domains beside the paper's 8 IPC "
-                 f"domains; runs: {runs}; error bars: standard error over runs", fontsize=10)
+    fig.suptitle(f"Heller et al. 2022, Tables 2 and 3 on la's domains beside the paper's IPC "
+                 f"domains (8; hard block 7); runs: {runs}; error bars: standard error over runs",
+                 fontsize=10)
     # the legend below the panels, clear of the markers
     fig.tight_layout(rect=(0, 0.07, 1, 1))
     style.save(fig, path)
