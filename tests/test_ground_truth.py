@@ -1,7 +1,8 @@
 """`python -m la.experiments.ground_truth --quick`, end to end: its results files and figure, the
 Manhattan row admissible everywhere, the same results bit for bit (but the timings) after a stop in
 training and after a test unit cut short (and, in the slow tier, with two jobs, and as the code
-before the arms made them), and bad input refused in one line (exit 2)."""
+before the arms made them), folders of single runs merged (of different arms refused), and bad
+input refused in one line (exit 2)."""
 import json
 import shutil
 import signal
@@ -12,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.test_numerics import untimed
-from la.experiments import ground_truth
+from la.experiments import ground_truth, merge
 from la.experiments.ground_truth_config import ADDED, QUICK
+from la.experiments.ground_truth_table import COLUMNS
 from la.runs.cli import run
+from la.runs.runner import mean_std
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,6 +106,40 @@ def test_a_test_unit_cut_short_continues_after_its_last_task(quick, tmp_path, ca
     assert ground_truth.main(["--quick", "--jobs", "1", "--out", str(out), "--resume"]) == 0
     assert "continuing after the 4 tasks done before" in capsys.readouterr().out
     assert untimed(results(out)) == untimed(record)
+
+
+def test_folders_of_different_arms_are_not_merged(quick, tmp_path, capsys):
+    source, _ = quick
+    other = tmp_path / "oracle"
+    shutil.copytree(source, other)
+    about = json.loads((other / "experiment.json").read_text())
+    about["settings"]["config"]["arm"] = "oracle"
+    (other / "experiment.json").write_text(json.dumps(about))
+    assert run(merge.main, [str(tmp_path / "merged"), str(source), str(other)]) == 2
+    said = capsys.readouterr().err.strip()
+    assert len(said.splitlines()) == 1 and "config differs in arm" in said, said
+    assert not (tmp_path / "merged").exists()
+
+
+@pytest.mark.slow
+def test_two_single_run_folders_merge_into_mean_and_sd_per_measure(quick, tmp_path):
+    """Run 1 (the quick run) and run 2 of `--runs 2`, each alone, merged: every column of every row
+    is the mean and sd of the two runs' own values."""
+    source, first = quick
+    two = tmp_path / "run2"
+    assert ground_truth.main(["--quick", "--runs", "2", "--run", "2", "--jobs", "1", "--out",
+                              str(two)]) == 0
+    second = results(two)
+    assert merge.main([str(tmp_path / "merged"), str(two), str(source)]) == 0
+    merged = results(tmp_path / "merged")
+    assert merged["runs"] == [1, 2] and merged["arm"] == "paper"
+    assert [t["run"] for t in merged["tests"]] == [1] * 4 + [2] * 4
+    for row, a, b in zip(merged["table"], first["table"], second["table"]):
+        assert row["row"] == a["row"] == b["row"] and row["runs"] == 2
+        for column in COLUMNS:
+            present = [v[column] for v in (a, b) if v[column] is not None]
+            assert (row[column], row[f"{column}_sd"]) == mean_std(present), (row["row"], column)
+    assert (tmp_path / "merged" / "ground_truth_8-puzzle.png").exists()
 
 
 BEFORE_THE_ARMS = "22853c9f576b7e50eb1fdb8fe52cbd1db59dcd46"   # the last commit without --arm
