@@ -1,6 +1,8 @@
 """`python -m la.experiments.ground_truth --quick`, end to end: its results files and figure, the
-same results bit for bit (but the timings) after a stop in training and after a test unit cut short
-(and, in the slow tier, with two jobs), and bad input refused in one line (exit 2)."""
+Manhattan row admissible everywhere, the same results bit for bit (but the timings) after a stop in
+training and after a test unit cut short (and, in the slow tier, with two jobs, and as the code
+before the arms made them), folders of single runs merged (of different arms refused), and bad
+input refused in one line (exit 2)."""
 import json
 import shutil
 import signal
@@ -11,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.test_numerics import untimed
-from la.experiments import ground_truth
-from la.experiments.ground_truth_config import QUICK
+from la.experiments import ground_truth, merge
+from la.experiments.ground_truth_config import ADDED, QUICK
+from la.experiments.ground_truth_table import COLUMNS
 from la.runs.cli import run
+from la.runs.runner import mean_std
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +35,8 @@ def quick(tmp_path_factory):
 
 def test_the_quick_run_writes_its_table_measures_and_figure(quick):
     out, record = quick
-    assert [r["row"] for r in record["table"]] == ["0.9", "0.5", "N/A"]
+    assert [r["row"] for r in record["table"]] == ["0.9", "0.5", "N/A", "MD"]
+    assert record["arm"] == "paper" and record["config"]["arm"] == "paper"
     measure = record["measures"][0]
     assert [r["row"] for r in measure["rows"]] == ["0.9", "0.5", "N/A"]
     for row in measure["rows"]:
@@ -41,8 +46,23 @@ def test_the_quick_run_writes_its_table_measures_and_figure(quick):
     assert [d["p"] for d in measure["reliability"]["all"]] == list(QUICK.quantiles)
     assert set(measure["labels"]) == {"alpha", "mean"} and measure["sigma_e"]
     csv = (out / "results.csv").read_text().splitlines()
-    assert csv[0].startswith("run,row,id") and len(csv) == 1 + 3 * QUICK.test_tasks
+    assert csv[0].startswith("run,row,id") and len(csv) == 1 + 4 * QUICK.test_tasks
     assert (out / "ground_truth_8-puzzle.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_manhattan_row_is_admissible_everywhere_it_is_measured(quick):
+    """Manhattan distance never exceeds h*: coverage 1 on every set and every h*, every test task
+    solved optimally, and every task has an optimal plan within h*."""
+    _, record = quick
+    (unit,) = record["reference"]
+    row = unit["row"]
+    assert row["row"] == "MD" and row["held"] == 1 and row["bound"] is None
+    for name in ("all", "plans", "searched"):
+        assert row[name]["by_h_star"]["coverage"] == 1 and row[name]["by_h_star"]["states"] > 0
+        assert all(b["coverage"] == 1 for b in row[name]["by_h_star"]["by"])
+    md = next(r for r in record["table"] if r["row"] == "MD")
+    assert (md["all"], md["plans"], md["searched"], md["held"]) == (100, 100, 100, 100)
+    assert md["optimal"] == 100 and md["unsolved"] == 0 and md["runs"] == 1
 
 
 @pytest.mark.slow
@@ -88,12 +108,76 @@ def test_a_test_unit_cut_short_continues_after_its_last_task(quick, tmp_path, ca
     assert untimed(results(out)) == untimed(record)
 
 
+def test_folders_of_different_arms_are_not_merged(quick, tmp_path, capsys):
+    source, _ = quick
+    other = tmp_path / "oracle"
+    shutil.copytree(source, other)
+    about = json.loads((other / "experiment.json").read_text())
+    about["settings"]["config"]["arm"] = "oracle"
+    (other / "experiment.json").write_text(json.dumps(about))
+    assert run(merge.main, [str(tmp_path / "merged"), str(source), str(other)]) == 2
+    said = capsys.readouterr().err.strip()
+    assert len(said.splitlines()) == 1 and "config differs in arm" in said, said
+    assert not (tmp_path / "merged").exists()
+
+
+@pytest.mark.slow
+def test_two_single_run_folders_merge_into_mean_and_sd_per_measure(quick, tmp_path):
+    """Run 1 (the quick run) and run 2 of `--runs 2`, each alone, merged: every column of every row
+    is the mean and sd of the two runs' own values."""
+    source, first = quick
+    two = tmp_path / "run2"
+    assert ground_truth.main(["--quick", "--runs", "2", "--run", "2", "--jobs", "1", "--out",
+                              str(two)]) == 0
+    second = results(two)
+    assert merge.main([str(tmp_path / "merged"), str(two), str(source)]) == 0
+    merged = results(tmp_path / "merged")
+    assert merged["runs"] == [1, 2] and merged["arm"] == "paper"
+    assert [t["run"] for t in merged["tests"]] == [1] * 4 + [2] * 4
+    for row, a, b in zip(merged["table"], first["table"], second["table"]):
+        assert row["row"] == a["row"] == b["row"] and row["runs"] == 2
+        for column in COLUMNS:
+            present = [v[column] for v in (a, b) if v[column] is not None]
+            assert (row[column], row[f"{column}_sd"]) == mean_std(present), (row["row"], column)
+    assert (tmp_path / "merged" / "ground_truth_8-puzzle.png").exists()
+
+
+BEFORE_THE_ARMS = "22853c9f576b7e50eb1fdb8fe52cbd1db59dcd46"   # the last commit without --arm
+
+
+@pytest.mark.slow
+def test_the_papers_arm_gives_the_results_of_the_code_before_the_arms(quick, tmp_path):
+    """The default arm is the experiment as it was, bit for bit: the quick run of the commit before
+    the arms (its code taken with git archive) gives every entry it had, the same but the
+    timings; the arms added only the arm and the reference row (and its tests)."""
+    _, record = quick
+    git = ["git", "-C", str(ROOT)]
+    if subprocess.run([*git, "cat-file", "-e", BEFORE_THE_ARMS], capture_output=True).returncode:
+        pytest.skip("needs the git history (the commit before the arms)")
+    code = tmp_path / "before"
+    code.mkdir()
+    archive = subprocess.run([*git, "archive", "--format=tar", BEFORE_THE_ARMS, "la"],
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
+    subprocess.run([sys.executable, "-m", "la.experiments.ground_truth", "--quick", "--jobs", "1",
+                    "--out", str(tmp_path / "out")], cwd=code, check=True, capture_output=True)
+    before = untimed(results(tmp_path / "out"))
+    now = untimed(record)
+    assert set(now) - set(before) == {"arm", "reference"}
+    now["config"] = {k: v for k, v in now["config"].items() if k not in ADDED}
+    now["table"] = [r for r in now["table"] if r["row"] != "MD"]
+    now["tests"] = [t for t in now["tests"] if t["row"] != "MD"]
+    assert {k: now[k] for k in before} == before
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--domain", "3x4-puzzle"], "invalid choice"),
     (["--quick", "--domain", "10-pancake"], "--quick is a smoke run on the 8-puzzle"),
     (["--quick", "--bogus"], "unrecognized arguments: --bogus"),
     (["--quick", "--run", "2"], "--run 2: expected a run of the experiment, 1..1"),
     (["--quick", "--resume"], "nothing to resume"),
+    (["--quick", "--arm", "bogus"], "invalid choice: 'bogus'"),
+    (["--quick", "--order", "batched"], "unrecognized arguments: --order"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, message, tmp_path, capsys):
     try:

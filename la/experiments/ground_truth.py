@@ -4,6 +4,7 @@ h* is known (`la.pdb.exact`), and every promise of the paper measured against it
     python -m la.experiments.ground_truth --domain 2x5-puzzle          # 1 run at full strength
     python -m la.experiments.ground_truth --domain 10-pancake --runs 3 --run 2   # run 2 of 3 alone
     python -m la.experiments.ground_truth --quick                      # a smoke run, 8-puzzle
+    python -m la.experiments.ground_truth --domain 2x5-puzzle --arm oracle   # labels all h*
 
 Per run, LearnHeuristicPrac trains the two-output network (the α rows) and the single-output one
 (N/A) with GenerateTaskPrac, at the paper's 15-puzzle settings (§5; the table and the reason for
@@ -14,18 +15,21 @@ against h* (`la.experiments.ground_truth_audit`): coverage h <= h* on every stat
 tasks' optimal plans and on the searched states, by h* and by the distance to the training data;
 the paper's bound α^|π*| beside the realised share of optimal plans and the exact share of tasks
 with an optimal plan all within h*; the training labels against h*; N(μ, σ_a²)'s reliability and
-σ_e against the distance to the training data. Results: experiment.json, results.json,
-results.csv and the figures in --out (default results/ground-truth-<domain>).
+σ_e against the distance to the training data. Beside the learned rows, the admissible reference
+(Manhattan distance on boards, the gap on pancakes) is tested and measured the same way. `--arm`
+changes one thing in the method (`la.experiments.ground_truth_config`): the batched goal order,
+oracle labels, or conformal q_α. Results: experiment.json, results.json, results.csv and the figures
+in --out (default results/ground-truth-<domain>, with -<arm> but for the paper's arm).
 """
 import sys
 from dataclasses import asdict, replace
 
 from la.domains.names import make_domain
-from la.experiments.ground_truth_audit import measure_unit, test_name
-from la.experiments.ground_truth_config import DOMAIN_NAMES, config_for
-from la.experiments.ground_truth_table import (calibration_gap, format_table, label_lines, table,
-                                               write_results)
-from la.experiments.ground_truth_units import test_unit, train_unit
+from la.experiments.ground_truth_audit import measure_unit, reference_unit, test_name
+from la.experiments.ground_truth_config import ADDED, ARMS, DOMAIN_NAMES, config_for
+from la.experiments.ground_truth_table import (calibration_gap, format_table, label_lines,
+                                               results_record, write_results)
+from la.experiments.ground_truth_units import conformal_unit, test_unit, train_unit
 from la.pdb.exact import h_star_table
 from la.plots.ground_truth import draw
 from la.runs.cli import COUNT_MAX, Parser, count, first_paragraph, pdb_folder, run
@@ -36,7 +40,8 @@ from la.runs.runner import add_run_options, run_units, selected_runs
 
 NETWORKS = ("alpha", "mean")
 RUN_UNITS = {"alpha": {"run": int, "network": str}, "mean": {"run": int, "network": str},
-             "measure": {"run": int, "rows": list, "labels": dict}}
+             "measure": {"run": int, "rows": list, "labels": dict},
+             "conformal": {"run": int, "rows": list}, "reference": {"run": int, "row": dict}}
 
 
 def unit_shape(unit: str) -> dict:
@@ -55,54 +60,65 @@ def parse_args(argv):
                              "only that every part runs")
     parser.add_argument("--runs", type=count, default=None,
                         help=f"independent runs, 1..{COUNT_MAX} (default 1)")
-    add_run_options(parser, "results/ground-truth-<domain>, or results/ground-truth-quick")
+    parser.add_argument("--arm", choices=ARMS, default="paper",
+                        help="the method's variant: paper (default), batched (IDA*'s batched goal "
+                             "order in training and testing), oracle (every training label h*), "
+                             "conformal (q_α calibrated on searched states)")
+    add_run_options(parser, "results/ground-truth-<domain>[-<arm>], or "
+                            "results/ground-truth-quick[-<arm>]", order=False)
     parser.add_argument("--pdb-dir", type=pdb_folder, metavar="DIR",
                         help="where the exact table is cached (default: $LA_PDB_DIR, else "
                              "~/.cache/la/pdb); built there first if missing")
     return parser.parse_args(argv)
 
 
+def default_out(cfg, quick: bool):
+    """results/ground-truth-<domain> (or -quick), with -<arm> but for the paper's arm."""
+    name = "ground-truth-" + ("quick" if quick else cfg.domain)
+    return ROOT / "results" / (name if cfg.arm == "paper" else f"{name}-{cfg.arm}")
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
-    cfg = config_for(args.domain, args.quick)
-    cfg = replace(cfg, runs=args.runs or cfg.runs, order=args.order,
-                  learn=replace(cfg.learn, order=args.order),
-                  learn_mean=replace(cfg.learn_mean, order=args.order))
+    cfg = config_for(args.domain, args.quick, args.arm)
+    cfg = replace(cfg, runs=args.runs or cfg.runs)
     runs = selected_runs(cfg.runs, args.run)
-    out = args.out or ROOT / "results" / ("ground-truth-quick" if args.quick
-                                          else f"ground-truth-{cfg.domain}")
+    out = args.out or default_out(cfg, args.quick)
     # read and checked, or built, before `out` is touched
     h_star_table(make_domain(cfg.domain), args.pdb_dir, BuildProgress())
     command = ["python", "-m", "la.experiments.ground_truth",
                *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed,
                   **({} if args.run is None else {"run": args.run})}, args.resume, command,
-            unit_shape=unit_shape)
+            unit_shape=unit_shape, added=ADDED)
     base = {"seed": args.seed, "config": cfg, "networks": str(out),
             "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731
     scale = "quick (a smoke run)" if args.quick else "full strength"
-    print(f"ground truth on the {cfg.domain}, {scale}: training {2 * len(runs)} networks, "
-          f"results in {out}", flush=True)
+    print(f"ground truth on the {cfg.domain}, {scale}, the {cfg.arm} arm: training "
+          f"{2 * len(runs)} networks, results in {out}", flush=True)
     trained = run_units(train_unit, [{**base, "name": f"run{r}/{w}", "run": r, "network": w}
                                      for r in runs for w in NETWORKS], out, args.jobs, progress)
-    print(f"testing {len(cfg.rows())} rows on {cfg.test_tasks:,} uniform test tasks per run",
+    conformal = [] if cfg.arm != "conformal" else run_units(
+        conformal_unit, [{**base, "name": f"run{r}/conformal", "run": r} for r in runs], out,
+        args.jobs, progress)
+    rows = [*cfg.rows(), cfg.reference]
+    print(f"testing {len(rows)} rows on {cfg.test_tasks:,} uniform test tasks per run",
           flush=True)
     tests = run_units(test_unit, [{**base, "name": f"run{r}/{test_name(row)}", "run": r,
-                                   "row": row} for r in runs for row in cfg.rows()],
+                                   "row": row} for r in runs for row in rows],
                       out, args.jobs, progress)
     print("measuring every run against exact h*", flush=True)
     measures = run_units(measure_unit, [{**base, "name": f"run{r}/measure", "run": r}
                                         for r in runs], out, args.jobs, progress)
-    rows = table(cfg, tests, measures)
-    record = {"experiment": "ground_truth", "domain": cfg.domain, "quick": args.quick,
-              "seed": args.seed, "config": asdict(cfg), "runs": runs, **provenance(out),
-              "machine": machine(), "table": rows, "training": trained,
-              "measures": measures,
-              "tests": [{k: v for k, v in t.items() if k != "summary"} for t in tests]}
+    reference = run_units(reference_unit, [{**base, "name": f"run{r}/reference", "run": r}
+                                           for r in runs], out, args.jobs, progress)
+    record = results_record(cfg, args.quick, args.seed, runs,
+                            {**provenance(out), "machine": machine()}, trained, tests, measures,
+                            reference, conformal)
     write_results(out, record)
     names = draw(record, out)
-    print(format_table(rows))
+    print(format_table(record["table"]))
     print("\n".join(label_lines(measures)))
     print(f"N(μ, σ_a²) against h* on every state: the largest |observed − p| over the quantiles "
           f"is {calibration_gap(measures):.3f}")

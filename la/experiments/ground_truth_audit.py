@@ -1,5 +1,6 @@
 """One run of the ground-truth experiment measured against exact h* (`la.experiments.ground_truth`):
-the unit `run<r>/measure`, after the run's networks are trained and its rows tested.
+the unit `run<r>/measure`, after the run's networks are trained and its rows tested, and the unit
+`run<r>/reference`, the admissible reference row (MD or gap) measured the same way.
 
 For each row (α of Table 1, and N/A), with h the heuristic as IDA* uses it (`LikelyAdmissible`,
 σ_t = σ_a): coverage h <= h* over (i) every state but the goal, or a uniform sample of them (the
@@ -78,7 +79,7 @@ def row_measures(spec, row, h, table, sets, distance, levels, tests, starts) -> 
                                 lambda s: chunked(h, s) <= table(s), starts)
     length = np.array([r["optimal"] for r in tests[row]["records"]])
     optimal = np.array([r["solved"] and r["cost"] == r["optimal"] for r in tests[row]["records"]])
-    alpha = None if row == "N/A" else float(row)
+    alpha = float(row) if row in map(str, spec["config"].alphas) else None   # N/A, MD, gap: none
     result["held"] = float(held.mean())
     result["guarantee"] = [{"length": int(L), "tasks": int(np.sum(length == L)),
                             "realised": float(optimal[length == L].mean()),
@@ -91,40 +92,68 @@ def row_measures(spec, row, h, table, sets, distance, levels, tests, starts) -> 
     return result
 
 
+def run_sets(spec: dict, out: Path) -> dict:
+    """What every row of a run is measured on: the exact table, the test tasks, their optimal DAG,
+    the coverage sets (i) and (ii), and each network's training data and distances to it."""
+    cfg, run = spec["config"], spec["run"]
+    domain, table = make_domain(cfg.domain), exact(spec)
+    starts = test_tasks(spec)
+    levels = gm.optimal_dag(table.abstraction, table.table, domain, starts)
+    trained = {w: training_data(out / f"run{run}" / w, table) for w in ("alpha", "mean")}
+    return {"table": table, "starts": starts, "levels": levels, "trained": trained,
+            "on_plans": np.concatenate([levels[v] for v in sorted(levels) if v > 0]),
+            "everywhere": coverage_states(spec, table),
+            "distance": {w: gm.distances(table.abstraction, domain, table.abstraction.unrank(t[0]),
+                                         len(table.table)) for w, t in trained.items()}}
+
+
+def measure_row(spec: dict, out: Path, row: str, run_set: dict, distance) -> dict:
+    """`row_measures` of one row, its searched states read from its test unit."""
+    tests = {row: read_result(out / f"run{spec['run']}" / test_name(row) / "unit.json")}
+    sets = {"all": (run_set["everywhere"], None), "plans": (run_set["on_plans"], None),
+            "searched": searched(tests, row)}
+    return row_measures(spec, row, row_heuristic({**spec, "row": row}), run_set["table"], sets,
+                        distance, run_set["levels"], tests, run_set["starts"])
+
+
+def coverage_line(row: dict) -> str:
+    """A measured row's coverage on the three sets and its held share, in one line."""
+    return (f"row {row['row']}: h <= h* on {100 * row['all']['by_h_star']['coverage']:.1f} % of "
+            f"states, {100 * row['plans']['by_h_star']['coverage']:.1f} % on optimal plans, "
+            f"{100 * row['searched']['by_h_star']['coverage']:.1f} % searched; an optimal plan "
+            f"all within h*: {100 * row['held']:.1f} % of tasks")
+
+
 def measure_unit(spec: dict, out: Path, verbose: bool) -> dict:
     """Every measurement of one run (module docstring)."""
     cfg, run = spec["config"], spec["run"]
-    domain, table = make_domain(cfg.domain), exact(spec)
     progress = unit_progress(out / spec["name"], spec["name"], verbose)
-    starts = test_tasks(spec)
-    levels = gm.optimal_dag(table.abstraction, table.table, domain, starts)
-    on_plans = np.concatenate([levels[v] for v in sorted(levels) if v > 0])
-    everywhere = coverage_states(spec, table)
-    tests = {row: read_result(out / f"run{run}" / test_name(row) / "unit.json")
-             for row in cfg.rows()}
-    trained = {w: training_data(out / f"run{run}" / w, table) for w in ("alpha", "mean")}
-    distance = {w: gm.distances(table.abstraction, domain, table.abstraction.unrank(t[0]),
-                                len(table.table)) for w, t in trained.items()}
-    progress(f"{len(everywhere):,} states for coverage, {len(on_plans):,} on the test tasks' "
-             f"optimal plans; distances to the training data found")
+    run_set = run_sets(spec, out)
+    table, trained, distance = run_set["table"], run_set["trained"], run_set["distance"]
+    progress(f"{len(run_set['everywhere']):,} states for coverage, {len(run_set['on_plans']):,} "
+             f"on the test tasks' optimal plans; distances to the training data found")
     rows = []
     for row in cfg.rows():
-        sets = {"all": (everywhere, None), "plans": (on_plans, None),
-                "searched": searched(tests, row)}
-        h = row_heuristic({**spec, "row": row})
-        rows.append(row_measures(spec, row, h, table, sets,
-                                 distance["mean" if row == "N/A" else "alpha"], levels, tests,
-                                 starts))
-        progress(f"row {row}: h <= h* on {100 * rows[-1]['all']['by_h_star']['coverage']:.1f} % "
-                 f"of states, {100 * rows[-1]['plans']['by_h_star']['coverage']:.1f} % on optimal "
-                 f"plans, {100 * rows[-1]['searched']['by_h_star']['coverage']:.1f} % searched; an "
-                 f"optimal plan all within h*: {100 * rows[-1]['held']:.1f} % of tasks")
+        rows.append(measure_row(spec, out, row, run_set,
+                                distance["mean" if row == "N/A" else "alpha"]))
+        progress(coverage_line(rows[-1]))
     labels = {w: gm.label_audit(t[1], table.table[t[0]], t[2]) for w, t in trained.items()}
-    sigma = sigma_measures(spec, table, {"all": everywhere, "plans": on_plans}, distance["alpha"])
+    sigma = sigma_measures(spec, table, {"all": run_set["everywhere"],
+                                         "plans": run_set["on_plans"]}, distance["alpha"])
     return {"run": run, "rows": rows, "labels": labels, **sigma,
             "dropped": {w: int(sum(t[2]) - len(t[1])) for w, t in trained.items()},
             "summary": ", ".join(f"{r['row']}: {100 * r['all']['by_h_star']['coverage']:.0f} %"
                                  for r in rows) + " of states with h <= h*"}
+
+
+def reference_unit(spec: dict, out: Path, verbose: bool) -> dict:
+    """The admissible reference row (MD or gap) of one run, measured as the learned rows are (its
+    distances: to the α network's training data)."""
+    run_set = run_sets(spec, out)
+    row = measure_row(spec, out, spec["config"].reference, run_set, run_set["distance"]["alpha"])
+    unit_progress(out / spec["name"], spec["name"], verbose)(coverage_line(row))
+    return {"run": spec["run"], "row": row,
+            "summary": f"{100 * row['all']['by_h_star']['coverage']:.0f} % of states with h <= h*"}
 
 
 def sigma_measures(spec: dict, table, sets: dict, distance) -> dict:

@@ -22,6 +22,17 @@ more is counted unsolved, never dropped); coverage over every state where the sp
 400,000 (the 8-puzzle, the 9-pancake), else over 100,000 uniform states, the same in every run;
 20 of the states each test search generates, drawn uniformly from all it generated
 (`la.experiments.ground_truth_units.Sampler`).
+
+The arms (`--arm`, la/experiments/README.md "Ground truth"), each one change to the paper's method:
+
+    paper       LearnHeuristicPrac as the paper has it: IDA*'s depth-first goal order (the default)
+    batched     IDA*'s batched goal order (the shallowest goal within the bound) in training and
+                testing, as the batched arm of Table 1's gap (figures/table1-gap/)
+    oracle      each solved training task's plan replaced by an optimal one from the same start,
+                read off the exact table, so every label is h* (Table 1's oracle-label arm)
+    conformal   the paper's training; each α row's y^α with a split-conformal quantile q_α in place
+                of Φ⁻¹(α), calibrated on the states searches generated on `calibration_tasks`
+                uniform tasks (`la.rivals.calibration`)
 """
 from dataclasses import dataclass, field, replace
 
@@ -34,6 +45,11 @@ QUANTILES = tuple(round(0.05 * k, 2) for k in range(1, 20))    # the reliability
 PANCAKE_ONE_HOT = {"encoding": "PancakeOneHot"}               # `la.features.encodings.describe`
 DOMAIN_NAMES = ("8-puzzle", "2x5-puzzle", "9-pancake", "10-pancake")
 EVERY_STATE_UP_TO = 400_000   # coverage over every state up to this many, else a uniform sample
+ARMS = ("paper", "batched", "oracle", "conformal")
+CALIBRATION_TASKS = 100       # ours: the conformal arm's uniform calibration tasks per run
+# Settings added with the arms: a results folder made before them ran the paper's arm with these
+# values (`la.runs.folder.prepare`, `la.experiments.merge_check`).
+ADDED = {"arm": "paper", "calibration_tasks": None}
 
 
 def _full_learn(n_out: int) -> LearnConfig:
@@ -56,9 +72,16 @@ class GroundTruthConfig:
     quantiles: tuple = QUANTILES        # ours: the reliability diagram's p
     runs: int = 1
     order: str = "depth-first"          # IDA*'s goal order in testing (training: learn.order)
+    arm: str = "paper"                  # the method's variant (module docstring)
+    calibration_tasks: int | None = None  # the conformal arm's calibration tasks (None: no arm)
 
     def rows(self) -> list:
         return [str(a) for a in self.alphas] + ["N/A"]
+
+    @property
+    def reference(self) -> str:
+        """The admissible reference row: Manhattan distance on boards, the gap on pancakes."""
+        return "gap" if "pancake" in self.domain else "MD"
 
 
 def full(domain: str) -> GroundTruthConfig:
@@ -77,11 +100,26 @@ QUICK = replace(full("8-puzzle"), learn=replace(full("8-puzzle").learn, **_toy),
                 searched_per_task=5)
 
 
-def config_for(domain: str, quick: bool) -> GroundTruthConfig:
-    """The smoke run (the 8-puzzle's) or the full-strength configuration of `domain`."""
+def with_arm(cfg: GroundTruthConfig, arm: str,
+             calibration_tasks: int = CALIBRATION_TASKS) -> GroundTruthConfig:
+    """`cfg` as `arm` runs it (module docstring); the paper's arm is `cfg` unchanged."""
+    if arm not in ARMS:
+        raise ValueError(f"unknown arm {arm!r}: expected one of {', '.join(ARMS)}")
+    if arm == "batched":
+        return replace(cfg, arm=arm, order="batched", learn=replace(cfg.learn, order="batched"),
+                       learn_mean=replace(cfg.learn_mean, order="batched"))
+    if arm == "conformal":
+        return replace(cfg, arm=arm, calibration_tasks=calibration_tasks)
+    return replace(cfg, arm=arm)
+
+
+def config_for(domain: str, quick: bool, arm: str = "paper") -> GroundTruthConfig:
+    """The smoke run (the 8-puzzle's) or the full-strength configuration of `domain`, as `arm`
+    runs it."""
     if domain not in DOMAIN_NAMES:
         raise ValueError(f"unknown domain {domain!r} for the ground-truth experiment: expected "
                          f"one of {', '.join(DOMAIN_NAMES)}")
     if quick and domain != "8-puzzle":
         raise ValueError(f"--quick is a smoke run on the 8-puzzle, not the {domain}")
-    return QUICK if quick else full(domain)
+    # the smoke run calibrates on 10 tasks: 50 states, enough for its α of 0.9 (n >= 9)
+    return with_arm(QUICK, arm, 10) if quick else with_arm(full(domain), arm)

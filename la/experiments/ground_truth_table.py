@@ -1,7 +1,10 @@
-"""The ground-truth experiment's table, results files and printout (`la.experiments.ground_truth`):
-per row, over runs, the search's columns (suboptimality, % optimal, nodes, unsolved) beside
-coverage h <= h* on the three sets and the guarantee.
+"""The ground-truth experiment's record, table, results files and printout
+(`la.experiments.ground_truth`, and `la.experiments.merge` for the folders of single runs): per row
+(the learned rows, then the admissible reference), over runs, the search's columns (suboptimality,
+% optimal, nodes, unsolved) beside coverage h <= h* on the three sets and the guarantee, each as
+mean and sd.
 """
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -26,18 +29,33 @@ def run_values(test: dict, measured: dict) -> dict:
             "bound_goal": percent(measured["bound_goal"])}
 
 
-def table(cfg, tests: list, measures: list) -> list:
-    """Per row: each column's mean and sd over the runs that have it."""
+def table(cfg, tests: list, measures: list, reference: list = ()) -> list:
+    """Per row, the reference's last (its runs' `reference` units): each column's mean and sd over
+    the runs that have it."""
+    measured = {(m["run"], r["row"]): r for m in measures for r in m["rows"]}
+    measured.update({(u["run"], u["row"]["row"]): u["row"] for u in reference})
     rows = []
-    for row in cfg.rows():
-        values = [run_values(t, next(r for r in m["rows"] if r["row"] == row))
-                  for m in measures for t in tests if t["row"] == row and t["run"] == m["run"]]
+    for row in [*cfg.rows(), *([cfg.reference] if reference else [])]:
+        values = [run_values(t, measured[(t["run"], row)]) for t in tests
+                  if t["row"] == row and (t["run"], row) in measured]
         entry = {"row": row, "runs": len(values)}
         for column in COLUMNS:
             present = [v[column] for v in values if v[column] is not None]
             entry[column], entry[f"{column}_sd"] = mean_std(present)
         rows.append(entry)
     return rows
+
+
+def results_record(cfg, quick: bool, seed: int, runs: list, about: dict, training: list,
+                   tests: list, measures: list, reference: list, conformal: list) -> dict:
+    """results.json's record of runs `runs`, the units' results given in run order; `about`: the
+    provenance (`la.runs.folder.provenance`, or the merge's) and the machine(s)."""
+    return {"experiment": "ground_truth", "domain": cfg.domain, "arm": cfg.arm, "quick": quick,
+            "seed": seed, "config": asdict(cfg), "runs": runs, **about,
+            "table": table(cfg, tests, measures, reference), "training": training,
+            "measures": measures, "reference": reference,
+            **({"conformal": conformal} if cfg.arm == "conformal" else {}),
+            "tests": [{k: v for k, v in t.items() if k != "summary"} for t in tests]}
 
 
 def write_results(out: Path, record: dict) -> None:

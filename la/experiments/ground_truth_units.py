@@ -1,7 +1,8 @@
 """The ground-truth experiment's units (`la.experiments.ground_truth`): training one network of a
-run with LearnHeuristicPrac, testing one row on the run's uniform test tasks with IDA* (a sample of
-the states each search generates kept), and measuring one run against exact h*
-(`la.experiments.ground_truth_measure`). Each is called by the runner (`la.runs.runner.run_units`)
+run with LearnHeuristicPrac (in the oracle arm with every label h*), the conformal arm's
+calibration of q_α on searched states, testing one row on the run's uniform test tasks with IDA*
+(a sample of the states each search generates kept), and measuring one run against exact h*
+(`la.experiments.ground_truth_audit`). Each is called by the runner (`la.runs.runner.run_units`)
 with its spec, the results folder and whether to print progress, and returns what its `unit.json`
 keeps.
 """
@@ -14,10 +15,13 @@ from la.domains.names import make_domain
 from la.domains.uniform import uniform_states
 from la.experiments.ground_truth_measures import subopt_summary
 from la.experiments.trained import trained_network
+from la.heuristics.classical import classical_admissible
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.io import write_json
 from la.pdb.exact import h_star_table
-from la.runs.folder import TASKS, read_tasks
+from la.rivals.calibration import conformal_quantile, residuals
+from la.rivals.optimal_labels import table_solver
+from la.runs.folder import TASKS, read_result, read_tasks
 from la.runs.machine import machine
 from la.runs.network import encoding_for, save_network
 from la.runs.progress import duration
@@ -25,8 +29,10 @@ from la.runs.runner import unit_progress, unit_rng
 from la.runs.training import train
 from la.search import ida_star
 
-# unit_rng keys under a run: the two networks, the test tasks, each row's samples (+ its index)
-KEYS = {"alpha": 0, "mean": 1, "tasks": 2, "rows": 3}
+# unit_rng keys under a run: the two networks, the test tasks, each row's samples (+ its index;
+# the reference row's index follows the learned rows'), the conformal arm's calibration tasks and
+# (+ 1 + the α's index) their samples
+KEYS = {"alpha": 0, "mean": 1, "tasks": 2, "rows": 3, "calibration": 100}
 SAVE_EVERY = 5.0     # seconds: a test unit keeps its tasks.json at most this often (and at its end)
 
 
@@ -49,10 +55,11 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
     folder = out / name
     learn_cfg = cfg.learn if which == "alpha" else cfg.learn_mean
     encoding = encoding_for(cfg.domain, cfg.encoding, spec.get("pdb_dir"))
-    learner = train(make_domain(cfg.domain), learn_cfg,
-                    unit_rng(spec["seed"], spec["run"], KEYS[which]), encoding,
+    domain = make_domain(cfg.domain)
+    learner = train(domain, learn_cfg, unit_rng(spec["seed"], spec["run"], KEYS[which]), encoding,
                     checkpoint=folder / "checkpoint.npz",
-                    progress=unit_progress(folder, name, verbose), snapshots=None)
+                    progress=unit_progress(folder, name, verbose), snapshots=None,
+                    relabel=table_solver(domain, exact(spec)) if cfg.arm == "oracle" else None)
     save_network(learner.ffnn, encoding, folder / "network.npz")
     save_network(learner.wunn, encoding, folder / "wunn.npz")
     write_json(folder / "train_log.json", learner.log)
@@ -95,12 +102,52 @@ class Sampler:
         return self.h.step(states, h, carry, parent, move)
 
 
-def row_heuristic(spec: dict) -> LikelyAdmissible:
-    """The row's test-time heuristic (σ_t = σ_a, paper §5): y^α of the α network, or the N/A
-    network's mean."""
-    row = spec["row"]
+def row_heuristic(spec: dict):
+    """The row's test-time heuristic (σ_t = σ_a, paper §5): y^α of the α network (in the conformal
+    arm with its q_α), the N/A network's mean, or the admissible reference (MD or gap)."""
+    cfg, row = spec["config"], spec["row"]
+    if row == cfg.reference:
+        return classical_admissible(make_domain(cfg.domain))
     network, encoding = trained_network(spec, "mean" if row == "N/A" else "alpha")
-    return LikelyAdmissible(network, encoding, None if row == "N/A" else float(row))
+    if row == "N/A" or cfg.arm != "conformal":
+        return LikelyAdmissible(network, encoding, None if row == "N/A" else float(row))
+    calibrated = read_result(Path(spec["networks"]) / f"run{spec['run']}" / "conformal"
+                             / "unit.json")
+    q = next(r["q"] for r in calibrated["rows"] if str(r["alpha"]) == row)
+    return LikelyAdmissible(network, encoding, float(row), quantile=q)
+
+
+def conformal_unit(spec: dict, out: Path, verbose: bool) -> dict:
+    """The conformal arm's q_α for each α: the one-sided split-conformal quantile
+    (`la.rivals.calibration`, the (n + 1) rank) of the standardised residuals of states drawn
+    uniformly from every state the searches of the plain y^α generated on `calibration_tasks`
+    uniform tasks, each labelled with its h* (goals left out). Searched states are neither
+    independent nor drawn like the test searches' (those of the calibrated h): the guarantee of
+    split conformal prediction does not carry over, and the measurements say how far it falls."""
+    cfg, run = spec["config"], spec["run"]
+    domain, table = make_domain(cfg.domain), exact(spec)
+    progress = unit_progress(out / spec["name"], spec["name"], verbose)
+    network, encoding = trained_network(spec, "alpha")
+    starts = uniform_states(domain, cfg.calibration_tasks,
+                            unit_rng(spec["seed"], run, KEYS["calibration"]))
+    rows = []
+    for k, alpha in enumerate(cfg.alphas):
+        plain = LikelyAdmissible(network, encoding, alpha)
+        # one reservoir over all the searches: uniform over every state they generated
+        sampler = Sampler(plain, domain, cfg.calibration_tasks * cfg.searched_per_task,
+                          unit_rng(spec["seed"], run, KEYS["calibration"] + 1 + k))
+        for start in starts:
+            ida_star(domain, sampler, start, node_limit=cfg.test_node_limit, order=cfg.order)
+        h_star = table(sampler.sample)
+        states, h_star = sampler.sample[h_star > 0], h_star[h_star > 0]
+        q = conformal_quantile(residuals(plain, states, h_star), alpha)
+        # the plain y^α = μ − σ_a·Φ⁻¹(α) is the bound μ + σ_a·q at q = −Φ⁻¹(α)
+        rows.append({"alpha": alpha, "q": q, "plain_q": -float(plain.z_alpha),
+                     "states": int(len(h_star)), "evaluated": sampler.evaluated})
+        progress(f"α {alpha}: q_α {q:+.3f} (plain −Φ⁻¹(α) {rows[-1]['plain_q']:+.3f}) from "
+                 f"{len(h_star):,} searched states")
+    return {"run": run, "rows": rows,
+            "summary": ", ".join(f"α {r['alpha']}: q_α {r['q']:+.2f}" for r in rows)}
 
 
 def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
@@ -119,7 +166,7 @@ def test_unit(spec: dict, out: Path, verbose: bool) -> dict:
     if records:
         progress(f"continuing after the {len(records)} tasks done before (kept in {TASKS})")
     saved, began, done_before = time.perf_counter(), time.perf_counter(), len(records)
-    index = cfg.rows().index(row)
+    index = [*cfg.rows(), cfg.reference].index(row)
     for i in range(len(records), len(starts)):
         sampler = Sampler(h, domain, cfg.searched_per_task,
                           unit_rng(spec["seed"], spec["run"], KEYS["rows"] + index, i))

@@ -2,8 +2,9 @@
 
     python -m la.experiments.merge OUT DIR...  # e.g. the folders of `--runs 10 --run K`, K = 1..10
 
-Each DIR is a finished run of `la.experiments.suboptimality`, `la.experiments.efficiency` or
-`la.experiments.confidence` (its results.json written), all of the same experiment. They merge when
+Each DIR is a finished run of `la.experiments.suboptimality`, `la.experiments.efficiency`,
+`la.experiments.confidence` or `la.experiments.ground_truth` (its results.json written), all of the
+same experiment (of the ground truth: one domain and one arm, both in its settings). They merge when
 their settings agree: the seed and the whole configuration except the number of runs, compared by a
 hash of them (`la.experiments.merge_check.settings_hash`), so folders made on different commits of
 the same algorithm merge; the command, commit and run selection (--run K) are provenance, not
@@ -120,8 +121,25 @@ def merge_confidence(out: Path, folders: list, runs: list, about: dict) -> str:
     return tables.format_tables(record)
 
 
+def merge_ground_truth(out: Path, folders: list, runs: list, about: dict) -> str:
+    from la.experiments.ground_truth_table import format_table, results_record, write_results
+    from la.plots.ground_truth import draw
+    first = folders[0]["record"]
+    cfg = replace(folders[0]["config"], runs=len(runs))
+    by_run = sorted(folders, key=lambda f: f["runs"][0])
+    units = {key: sorted((u for f in by_run for u in f["record"].get(key, [])),
+                         key=lambda u: u["run"])
+             for key in ("training", "tests", "measures", "reference", "conformal")}
+    record = results_record(cfg, first["quick"], first["seed"], runs,
+                            {**about, "machines": [f["record"].get("machine") for f in by_run]},
+                            **units)
+    write_results(out, record)
+    draw(record, out)
+    return format_table(record["table"])
+
+
 MERGES = {"suboptimality": merge_suboptimality, "efficiency": merge_efficiency,
-          "confidence": merge_confidence}
+          "confidence": merge_confidence, "ground_truth": merge_ground_truth}
 
 
 def main(argv=None) -> int:

@@ -10,14 +10,15 @@ import typing
 from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
 
-from la.runs.folder import read_experiment, read_result
+from la.runs.folder import read_experiment, read_result, with_added
 from la.runs.shapes import MAYBE, NUMBER, check_shape
 
-EXPERIMENTS = ("suboptimality", "efficiency", "confidence")
+EXPERIMENTS = ("suboptimality", "efficiency", "confidence", "ground_truth")
 # computed by every folder
 RUNLESS = {"suboptimality": "the baseline row", "confidence": "the GBFS classical row"}
 # the units that name runs
-UNITS = {"efficiency": "units", "suboptimality": "tests", "confidence": "tests"}
+UNITS = {"efficiency": "units", "suboptimality": "tests", "confidence": "tests",
+         "ground_truth": "tests"}
 
 # What the merge and the experiments' table functions read from each results.json (check_shape's
 # notation). "run" is a unit's run, null for a row no run owns (the baseline, GBFS classical).
@@ -42,6 +43,16 @@ SHAPES = {
         "tests": [{"run": _RUN, "name": str, "tasks": int, "solved": int,
                    "records": [{**_SEARCH, "expanded": int, "status": str}, ...],
                    **dict.fromkeys(("coverage", "cost", "generated"), MAYBE)}]},
+    "ground_truth": {
+        "quick": bool, "seed": int, "config": {"runs": int}, "arm?": str,
+        "training": [{"run": int, "network": str}, ...],
+        "measures": [{"run": int, "rows": [{"row": str, "held": NUMBER, "guarantee": list}, ...],
+                      "labels": dict, "reliability": dict, "sigma_e": list}, ...],
+        "reference?": [{"run": int, "row": {"row": str, "held": NUMBER}}, ...],
+        "conformal?": [{"run": int, "rows": list}, ...],
+        "tests": [{"run": int, "row": str, "tasks": int, "unsolved": int,
+                   "records": [{**_SEARCH, "evaluated": int}, ...],
+                   **dict.fromkeys(("generated", "subopt", "optimal"), MAYBE)}, ...]},
 }
 _CALIBRATION = [{"y_alpha_below_h_star": NUMBER, "h_admissible": NUMBER,
                  "network_above_h_ad?": MAYBE}]
@@ -68,10 +79,12 @@ def unit_shape(experiment: str, unit: str) -> dict:
     return shapes["units"][0]
 
 
-def settings_hash(settings: dict) -> str:
+def settings_hash(settings: dict, added: dict | None = None) -> str:
     """A hash of what decides a run's results: the settings without the number of runs, the run
     selection and the rows tested (`--rows`: a row's results do not depend on the other rows; the
-    merged table says each row's runs)."""
+    merged table says each row's runs); `added`: entries a folder made before them lacks
+    (`la.runs.folder.prepare`)."""
+    settings = with_added(settings, added)
     kept = {**{k: v for k, v in settings.items() if k not in ("run", "rows")},
             "config": {k: v for k, v in settings["config"].items() if k != "runs"}}
     return hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()[:16]
@@ -134,16 +147,27 @@ def read_folder(folder: Path) -> dict:
     runs = runs_of(folder, about, record, path)
     check_units(record, cfg, path)
     return {"folder": folder, "about": about, "record": record,
-            "hash": settings_hash(about["settings"]), "config": cfg, "runs": runs,
+            "hash": settings_hash(about["settings"], added_of(kind)), "config": cfg, "runs": runs,
             "calibrations": (read_calibrations(folder, runs, cfg) if kind == "suboptimality"
                              else None)}
+
+
+def added_of(kind: str) -> dict | None:
+    """The configuration entries `kind` gained after runs were made (`la.runs.folder.prepare`)."""
+    if kind != "ground_truth":
+        return None
+    from la.experiments.ground_truth_config import ADDED
+    return ADDED
 
 
 def config_of(record: dict, path: Path):
     """The experiment's configuration dataclass, rebuilt from the record; ValueError naming the
     file."""
-    kind = record["experiment"]
-    if kind == "efficiency":
+    kind, values = record["experiment"], record["config"]
+    if kind == "ground_truth":
+        from la.experiments.ground_truth_config import ADDED, GroundTruthConfig as cls
+        values = {**ADDED, **values}               # a record made before the arms: the paper's
+    elif kind == "efficiency":
         from la.experiments.efficiency import EfficiencyConfig as cls
     elif kind == "confidence":
         from la.experiments.confidence_config import ConfidenceConfig as cls
@@ -153,7 +177,7 @@ def config_of(record: dict, path: Path):
     else:
         from la.experiments.table3 import Table3Config as cls
     try:
-        return rebuild(cls, record["config"])
+        return rebuild(cls, values)
     except (TypeError, ValueError) as error:       # a wrong entry, or one its constructor refuses
         raise ValueError(f"{path}: {' '.join(str(error).split())}") from None
 
@@ -186,6 +210,8 @@ def check_units(record: dict, cfg, path: Path) -> None:
     kind = record["experiment"]
     if kind == "efficiency":
         allowed, key = cfg.variants(), "variant"
+    elif kind == "ground_truth":
+        allowed, key = [*cfg.rows(), cfg.reference], "row"
     elif kind == "suboptimality":
         allowed, key = [*cfg.rows(), *(r["row"] for r in record["table"])], "row"
         if "baselines" in record:

@@ -85,7 +85,9 @@ def draw(record: dict, out) -> list:
     guarantee(axes[0][1], record)
     reliability(axes[1][0], record)
     sigma_e(axes[1][1], record)
+    arm = record.get("arm", "paper")              # a record made before the arms: the paper's
     fig.suptitle(f"Ground truth on the {record['domain']}: runs {record['runs']}"
+                 + ("" if arm == "paper" else f", the {arm} arm")
                  + (" (a smoke run)" if record.get("quick") else ""), fontsize=11)
     fig.tight_layout()
     name = f"ground_truth_{record['domain']}.png"

@@ -49,7 +49,8 @@ def commit() -> str | None:
         return None
 
 
-def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=None) -> None:
+def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=None,
+            added: dict | None = None) -> None:
     """Lock `out` and start a run there, or check that a resumed one was started with the same
     settings.
 
@@ -57,7 +58,9 @@ def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=N
     folder that holds one. The commands of every start and resume are kept. `unit_shape`: what every
     `unit.json` must hold besides its 'summary' (`la.runs.shapes.check_shape`), or a function of the
     unit's name (its folder under `out`, "run1/alpha") that says it for that unit; checked before a
-    resume begins. If the run cannot start, folders this call created are removed again (they hold
+    resume begins. `added`: configuration entries an experiment gained after runs were started, each
+    with the value a folder made before it ran with, so that such a folder, lacking it, still
+    resumes. If the run cannot start, folders this call created are removed again (they hold
     nothing).
     """
     out, marker = Path(out), Path(out) / MARKER
@@ -76,7 +79,8 @@ def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=N
             raise ValueError(f"{out} already holds a run: add --resume to continue it, "
                              "or choose another --out")
         previous = read_experiment(out)
-        if _without_runs(previous["settings"]) != _without_runs(json.loads(json.dumps(settings))):
+        if (_without_runs(with_added(previous["settings"], added))
+                != _without_runs(json.loads(json.dumps(settings)))):
             raise ValueError(f"{out} holds a run with other settings; "
                              "resume it with the same options, "
                              f"or choose another --out")
@@ -239,6 +243,14 @@ def _unit_folder(path: Path, out: Path) -> Path | None:
         if any((folder / name).exists() for name in UNIT_MARKERS):
             return folder
     return None
+
+
+def with_added(settings: dict, added: dict | None) -> dict:
+    """`settings` with the configuration entries `added` it lacks (`prepare`)."""
+    config = settings.get("config")
+    if not added or not isinstance(config, dict):
+        return settings
+    return {**settings, "config": {**added, **config}}
 
 
 def _without_runs(settings: dict) -> dict:
