@@ -47,7 +47,8 @@ def starts(n: int, most: int, exact, seed: int = 0) -> np.ndarray:
 
 HEURISTICS = {"MD": lambda md, hs, s, rng: md(s),
               "2MD": lambda md, hs, s, rng: 2 * md(s),
-              "h* + noise": lambda md, hs, s, rng: hs(s) + rng.integers(-1, 2, len(s))}
+              "h* + noise": lambda md, hs, s, rng: hs(s) + rng.integers(-1, 2, len(s)),
+              "MD, 1 at the goal": lambda md, hs, s, rng: md(s) + (hs(s) == 0)}
 
 
 @pytest.mark.parametrize("name", HEURISTICS)
@@ -68,9 +69,14 @@ def test_the_optimal_dag_and_the_plan_within_h_star_agree_with_every_plan_enumer
     on_plans = {s for task in plans for plan in task for s in plan}
     assert {bytes(s) for v in levels for s in exact.abstraction.unrank(levels[v])} == \
         {bytes(s) for s in on_plans}
-    held = gm.optimal_plan_held(exact.abstraction, exact.table, PUZZLE, levels, ok_of, tasks)
-    brute = [any(all(ok_of(np.array(plan, dtype=np.uint8))) for plan in task) for task in plans]
-    assert held.tolist() == brute
+    for goal in (False, True):                       # the goal's h counted, or not
+        held = gm.optimal_plan_held(exact.abstraction, exact.table, PUZZLE, levels, ok_of, tasks,
+                                    goal)
+        brute = [any(all(ok_of(np.array(plan if goal else plan[:-1], dtype=np.uint8)))
+                     for plan in task) for task in plans]
+        assert held.tolist() == brute
+        if name == "MD, 1 at the goal":              # within h* but at the goal, on every plan
+            assert held.all() != goal and held.any() != goal
     if name == "MD":
         assert held.all()                            # admissible: every plan is within h*
     if name == "2MD":

@@ -5,8 +5,9 @@ the 8-puzzle in tests/test_ground_truth_measures.py.
     coverage_by          the fraction with h <= h* (paper §3: P(y^α <= y | x) = α), in all and by
                          a key (h*, the distance to the training data), optionally weighted
     optimal_dag          the states on some optimal plan of each start: the h*-layered DAG
-    optimal_plan_held    per start: does one optimal plan have h <= h* on every one of its |π*| + 1
-                         states (the goal's too)? The event behind the paper's α^|π*| (§3)
+    optimal_plan_held    per start: does one optimal plan have h <= h* on every one of its |π*|
+                         states before the goal (and, with goal=True, at the goal too)? The event
+                         behind the paper's α^|π*| (§3), and α^(|π*| + 1)
     distances            each state's distance to the nearest of some states (multi-source BFS)
     reliability          for quantiles p, how often h* <= the predicted N(μ, σ_a²) p-quantile
     by_value             the mean of a value (σ_e, label − h*) by a key
@@ -74,16 +75,22 @@ def _children(exact, domain, ranks) -> np.ndarray:
     return np.concatenate(out)
 
 
-def optimal_plan_held(exact, h_star, domain, levels: dict, ok_of, starts) -> np.ndarray:
-    """Per start (bool (n,)): one of its optimal plans has ok on all its |π*| + 1 states.
+def optimal_plan_held(exact, h_star, domain, levels: dict, ok_of, starts,
+                      goal: bool = False) -> np.ndarray:
+    """Per start (bool (n,)): one of its optimal plans has ok on its |π*| states before the goal
+    (goal=True: on all its |π*| + 1 states).
 
     `ok_of(states)` -> bool per state (h <= h*). Dynamic programming from the goal up: a state is
-    good if it is ok and is the goal or has an optimal child that is good."""
+    good if it is ok and is the goal or has an optimal child that is good; without `goal` the goal
+    counts as good whatever its h (A* with one goal state never compares the goal's h; IDA*'s goal
+    test g + h <= bound does, hence both)."""
     good = {}
     for v in sorted(levels):
         ranks = levels[v]
         states = exact.unrank(ranks)
         held = np.asarray(ok_of(states), dtype=bool) if len(ranks) else np.zeros(0, dtype=bool)
+        if v == 0 and not goal:
+            held = np.ones(len(ranks), dtype=bool)
         if v > 0:
             parent, _, children = domain.expand(states)
             child = exact.rank(children).astype(np.int64)

@@ -46,7 +46,8 @@ SHAPES = {
     "ground_truth": {
         "quick": bool, "seed": int, "config": {"runs": int}, "arm?": str,
         "training": [{"run": int, "network": str}, ...],
-        "measures": [{"run": int, "rows": [{"row": str, "held": NUMBER, "guarantee": list}, ...],
+        "measures": [{"run": int, "rows": [{"row": str, "held": NUMBER, "held_goal": NUMBER,
+                                           "guarantee": list}, ...],
                       "labels": dict, "reliability": dict, "sigma_e": list}, ...],
         "reference?": [{"run": int, "row": {"row": str, "held": NUMBER}}, ...],
         "conformal?": [{"run": int, "rows": list}, ...],

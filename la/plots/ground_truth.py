@@ -42,7 +42,7 @@ def guarantee(ax, record: dict) -> None:
         ax.plot(length, [e["bound"] for e in g], "k--",
                 label=f"bound α^|π*| (α = {row['row']})" if first else None)
         ax.plot(length, [e["held"] for e in g], "o-", ms=3,
-                label="an optimal plan within h*" if first else None)
+                label="an optimal plan within h* (the goal aside)" if first else None)
         ax.plot(length, [e["realised"] for e in g], "s-", ms=3,
                 label="optimal plan found" if first else None)
     ax.set(xlabel="|π*| (h* of the start)", ylabel="share of test tasks", ylim=(-0.02, 1.02),
