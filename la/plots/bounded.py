@@ -2,9 +2,9 @@
 figure per domain, `bounded_<domain>.png`, of two panels.
 
 - left: against the mean generated nodes per task (an unsolved task counts what it spent), the
-  realised suboptimality (solid, over the solved tasks) and the guarantee w − 1 (dotted) of focal
-  search with each learned heuristic and of weighted A* on the floor, one point per w; the committed
-  IDA* rows of the same networks as single points, with no guarantee;
+  realised suboptimality (solid, over the solved tasks) and the guarantee w − 1 (dotted, where a
+  task was solved) of focal search with each learned heuristic and of weighted A* on the floor, one
+  point per w; the committed IDA* rows of the same networks as single points, with no guarantee;
 - right: the share of tasks solved within the budget against w, IDA*'s as horizontal lines.
 """
 from pathlib import Path
@@ -38,10 +38,12 @@ def nodes_panel(ax, record: dict) -> None:
             ax.plot(x, or_nan([r["subopt"] for r in rows]), "*", ms=11, color=colour, label=name)
             continue
         ax.plot(x, or_nan([r["subopt"] for r in rows]), "o-", ms=4, color=colour, label=name)
-        ax.plot(x, [100 * (r["weight"] - 1) for r in rows], ":", color=colour)
-        for r, xi in zip(rows, x):
-            ax.annotate(f"{r['weight']:g}", (xi, 100 * (r["weight"] - 1)), fontsize=6,
-                        color=colour, xytext=(2, 2), textcoords="offset points")
+        held = [(xi, 100 * (r["weight"] - 1), r["weight"]) for r, xi in zip(rows, x)
+                if r["solved"]]                    # a guarantee is drawn where a plan was found
+        ax.plot([h[0] for h in held], [h[1] for h in held], ":", marker="_", color=colour)
+        for xi, bound, weight in held:
+            ax.annotate(f"w {weight:g}", (xi, bound), fontsize=6, color=colour, xytext=(2, 2),
+                        textcoords="offset points")
     ax.set_xscale("log")
     ax.set(xlabel="mean generated nodes per task (an unsolved task: what it spent)",
            ylabel="suboptimality % (solid: realised; dotted: guarantee w − 1)",
