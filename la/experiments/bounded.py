@@ -24,8 +24,8 @@ results: experiment.json, results.json, results.csv and the figure bounded_<doma
 import sys
 from dataclasses import asdict, replace
 
-from la.experiments.bounded_config import (DOMAIN_NAMES, FLOORS, MEMORY_LIMIT, NODE_LIMIT,
-                                           config_for, networks_folder, unit_name)
+from la.experiments.bounded_config import (BATCH, DOMAIN_NAMES, FLOORS, MEMORY_LIMIT,
+                                           NODE_LIMIT, config_for, networks_folder, unit_name)
 from la.experiments.bounded_table import format_table, ida_rows, table, write_results
 from la.experiments.bounded_units import floor_heuristic, search_unit
 from la.experiments.suboptimality_table import NETWORKS
@@ -36,7 +36,6 @@ from la.runs.cli import (COUNT_MAX, Parser, bytes_, count, first_paragraph, node
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.machine import machine
 from la.runs.runner import run_units
-from la.solve import BATCH
 
 QUICK = config_for("15-puzzle", quick=True)
 
@@ -61,8 +60,8 @@ def parse_args(argv):
                         help=f"bytes of one search's arrays (default {MEMORY_LIMIT:g}; --quick "
                              f"{QUICK.memory_limit:g})")
     parser.add_argument("--batch", type=node_limit, metavar="K",
-                        help=f"nodes expanded per step (default {BATCH:,}; --quick "
-                             f"{QUICK.batch}; 1: the textbook search)")
+                        help=f"nodes expanded per step (default {BATCH:,}; 1: the textbook "
+                             f"search)")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run in seconds: the 2 cheapest tasks, w 1.0 and 2.0, y^0.9 "
                              "and the mean; its numbers say only that every part runs")
