@@ -102,6 +102,8 @@ def test_y_half_is_the_alpha_networks_mean():
     (["--floor", "max-pdb"], "--floor max-pdb is not an admissible floor of the 15-puzzle"),
     (["--domain", "24-pancake", "--network-run", "2"], "--network-run 2: the committed"),
     (["--node-limit", "0"], "--node-limit: must be at least 1"),
+    (["--weights", "1.5,0.9"], "--weights: must be at least 1, got '0.9'"),
+    (["--weights", ","], "--weights: name at least one weight"),
     (["--memory-limit", "1.5"], "--memory-limit: expected an integer"),
     (["--quick", "--resume"], "nothing to resume"),
     (["--quick", "--bogus"], "unrecognized arguments: --bogus"),

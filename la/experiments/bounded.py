@@ -22,22 +22,33 @@ results: experiment.json, results.json, results.csv and the figure bounded_<doma
 (default results/bounded-<domain>).
 """
 import sys
+from argparse import ArgumentTypeError
 from dataclasses import asdict, replace
 
 from la.experiments.bounded_config import (BATCH, DOMAIN_NAMES, FLOORS, MEMORY_LIMIT,
-                                           NODE_LIMIT, config_for, networks_folder, unit_name)
+                                           NODE_LIMIT, WEIGHTS, config_for, networks_folder,
+                                           unit_name)
 from la.experiments.bounded_table import format_table, ida_rows, table, write_results
 from la.experiments.bounded_units import floor_heuristic, search_unit
 from la.experiments.suboptimality_table import NETWORKS
 from la.experiments.trained import trained_network
 from la.plots.bounded import draw
 from la.runs.cli import (COUNT_MAX, Parser, bytes_, count, first_paragraph, node_limit, out_folder,
-                         pdb_folder, run)
+                         pdb_folder, real_weight, run)
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.machine import machine
 from la.runs.runner import run_units
 
 QUICK = config_for("15-puzzle", quick=True)
+
+
+def weights(text: str) -> tuple:
+    """An argparse type: comma-separated weights w, each a real number >= 1, at least one."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        raise ArgumentTypeError("name at least one weight w >= 1, e.g. 1.5 or 1.25,1.5")
+    return tuple(sorted(set(real_weight(p) for p in parts)))
+
 
 UNIT_SHAPE = {"search": str, "weight": (int, float), "records": list, "tasks": int}
 
@@ -53,6 +64,10 @@ def parse_args(argv):
     parser.add_argument("--network-run", type=count, default=1, metavar="R",
                         help="the committed run whose networks order FOCAL (default 1; the "
                              "15-puzzle has runs 1..3)")
+    parser.add_argument("--weights", type=weights, metavar="W,...",
+                        help="only these w, comma-separated real numbers >= 1 (default: "
+                             f"{', '.join(f'{w:g}' for w in WEIGHTS)}); e.g. 1.5 alone first, "
+                             "into its own --out")
     parser.add_argument("--node-limit", type=node_limit, metavar="N",
                         help=f"generated nodes per task (default {NODE_LIMIT:,}; --quick "
                              f"{QUICK.node_limit:,})")
@@ -81,7 +96,7 @@ def parse_args(argv):
 def configure(args):
     """The configuration the options ask for, checked: ValueError in one line."""
     cfg = config_for(args.domain, args.floor, args.quick)
-    cfg = replace(cfg, network_run=args.network_run,
+    cfg = replace(cfg, network_run=args.network_run, weights=args.weights or cfg.weights,
                   node_limit=args.node_limit or cfg.node_limit,
                   memory_limit=args.memory_limit or cfg.memory_limit,
                   batch=args.batch or cfg.batch)

@@ -14,12 +14,14 @@ bounded-suboptimal search"):
     floor                    the domain's admissible row of Tables 1 and 3 where it is a floor of
                              its own (MD on the 15-puzzle), else the networks' own floor h_ad,
                              the largest admissible PDB feature (max-pdb)
-    node limit 25 M          generated nodes per task: a node stored costs 115-140 bytes of the
-                             search's arrays (measured on the 15-puzzle and the 24-pancake, arrays
-                             grown by doubling), and at most every generated node is stored, so
-                             25 M nodes stay within the memory limit; 250 s a task at 0.1 M nodes/s
-    memory limit 4 GB        bytes of one search's arrays: the backstop should a domain's nodes
-                             be larger; two searches at once (--jobs 2) fit a machine of 16 GB
+    node limit 25 M          generated nodes per task: the search's arrays grow by doubling and
+                             took 82-109 bytes per slot (115-170 per stored node between two
+                             doublings; measured on the four domains), and at most every
+                             generated node is stored, so 25 M nodes fit 2^25 slots, 2.8-3.7 GB
+    memory limit 4 GB        bytes of one search's arrays: so the node limit binds first, but on
+                             the 24-puzzle (109 bytes a slot) the memory limit may end a search
+                             a little before 25 M nodes; two searches at once (--jobs 2) fit a
+                             machine of 16 GB
     batch 256                K, the nodes a step expands (one network call scores all their
                              children). A plan of cost C takes at least about C steps, so K · C
                              expansions whatever w. With `la.solve`'s K = 4,096 (its fastest
