@@ -141,7 +141,8 @@ COMMANDS = ("la.solve", "la.pdb.__main__", "la.data.make_test_sets",
             "la.experiments.suboptimality", "la.experiments.efficiency",
             "la.experiments.confidence",
             "la.experiments.label_audit", "la.experiments.confidence_pilot",
-            "la.experiments.merge", "la.experiments.table1_gap", "la.experiments.ground_truth")
+            "la.experiments.merge", "la.experiments.table1_gap", "la.experiments.ground_truth",
+            "la.experiments.bounded")
 
 
 @pytest.mark.parametrize("module", COMMANDS)

@@ -22,6 +22,11 @@ this folder.
     python -m la.experiments.confidence_pilot --domain D
                                               its budgets: the base rows' coverage at every budget,
                                               off the test set
+    python -m la.experiments.bounded --domain D
+                                              focal search ordered by the committed networks, with
+                                              a certificate cost <= w · C*, beside weighted A* and
+                                              the committed IDA* rows (bounded_config.py,
+                                              bounded_units.py, bounded_table.py)
     python -m la.experiments.diagnostics      σ_e against walk distance, where calibration is lost
     python -m la.experiments.merge            runs made apart, joined into one record
                                               (merge_check.py checks the folders first)

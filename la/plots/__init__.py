@@ -17,6 +17,8 @@ per Table 3 domain, `figures/table3_<domain>.json`, each with the command and co
   all at once.
 - `confidence`: the confidence experiment's other figures, its OOD and coverage tables.
 - `diagnostics`: σ_e against distance from the goal, and where calibration is lost.
+- `bounded`: certified bounded-suboptimal search, realised suboptimality and the guarantee against
+  nodes (`la.experiments.bounded`; drawn into its results folder).
 - `__main__`: the command, `main(argv)`.
 
 Each module imports `style` and the modules listed above it, never one below: no circle.
