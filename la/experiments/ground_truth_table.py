@@ -50,13 +50,17 @@ def table(cfg, tests: list, measures: list, reference: list = ()) -> list:
 def results_record(cfg, quick: bool, seed: int, runs: list, about: dict, training: list,
                    tests: list, measures: list, reference: list, conformal: list) -> dict:
     """results.json's record of runs `runs`, the units' results given in run order; `about`: the
-    provenance (`la.runs.folder.provenance`, or the merge's) and the machine(s)."""
+    provenance (`la.runs.folder.provenance`, or the merge's) and the machine(s). A search's sample
+    of scored states stays in its unit's unit.json (the measure unit reads it there): it is most of
+    a full run's size and nothing after the measurements reads it."""
     return {"experiment": "ground_truth", "domain": cfg.domain, "arm": cfg.arm, "quick": quick,
             "seed": seed, "config": asdict(cfg), "runs": runs, **about,
             "table": table(cfg, tests, measures, reference), "training": training,
             "measures": measures, "reference": reference,
             **({"conformal": conformal} if cfg.arm == "conformal" else {}),
-            "tests": [{k: v for k, v in t.items() if k != "summary"} for t in tests]}
+            "tests": [{**{k: v for k, v in t.items() if k not in ("summary", "records")},
+                       "records": [{k: v for k, v in r.items() if k != "sample"}
+                                   for r in t["records"]]} for t in tests]}
 
 
 def write_results(out: Path, record: dict) -> None:
