@@ -42,7 +42,8 @@ def _atomic(path, write, mode: str) -> None:
                 break
             except FileExistsError:
                 tmp = None
-        with os.fdopen(fd, mode) as f:
+        # text in UTF-8 whatever the locale (an α in a CSV row on an ASCII or Latin-1 system)
+        with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8") as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())        # the data is on disk before the rename makes it the file

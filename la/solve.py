@@ -18,6 +18,7 @@ checked: --help and a refused argument load little more than NumPy
 """
 import argparse
 import json
+import math
 import sys
 
 from la import data
@@ -46,7 +47,24 @@ from la.runs.progress import BuildProgress
 from la.search import ida_star, reference
 from la.search.ida_star import ORDERS
 
-instance = integer(1, NODES_MAX)         # an instance number; 1e1 = 10, as other integers here
+
+
+def instance(collection: str, count: int):
+    """An argparse type: the number of one of `collection`'s `count` instances, 1..`count` (1e1 =
+    10, as other integers here)."""
+    number = integer(1, math.inf)
+
+    def parse(text: str) -> int:
+        value = number(text)
+        if value > count:
+            shown = text if len(text) <= 20 else cli.shown(text)
+            raise argparse.ArgumentTypeError(f"there is no instance {shown}: "
+                                             f"{collection} instances are numbered 1..{count}")
+        return value
+    parse.__name__ = "instance"
+    return parse
+
+
 DEFAULT_HEURISTIC = {Pancake: "gap", Blocksworld: "hamming"}  # and "md" for the sliding-tile puzzle
 HEURISTICS = CLASSICAL + ("pdb", "max-pdb", "exact")
 SEARCHES = ("ida", "focal", "wastar")
@@ -173,10 +191,10 @@ def parse_args(argv):
     parser.add_argument("--memory-limit", type=bytes_, metavar="BYTES",
                         help="focal, wastar: stop before the search's arrays would hold more than "
                              "this many bytes (e.g. 4e9)")
-    parser.add_argument("--korf", type=instance, metavar="N",
+    parser.add_argument("--korf", type=instance("Korf's 15-puzzle", 100), metavar="N",
                         help="Korf's 15-puzzle instance N (1..100)")
-    parser.add_argument("--korf24", type=instance, metavar="N",
-                        help="Korf's 24-puzzle instance N (1..50)")
+    parser.add_argument("--korf24", type=instance("Korf & Felner's 24-puzzle", 50), metavar="N",
+                        help="Korf & Felner's 24-puzzle instance N (1..50)")
     parser.add_argument("--node-limit", type=node_limit, metavar="NODES",
                         help=f"stop after this many generated nodes, 1..{NODES_MAX:,}; "
                              "whole numbers may be written "
@@ -200,15 +218,11 @@ def task(args, default_domain: str = "15-puzzle"):
         domain = make_domain(default_domain if args.domain is None else args.domain)
         return domain, cli.parse_state(domain, " ".join(args.state)), None
     korf15 = args.korf is not None
-    name, instances, count = (("15-puzzle", data.korf100(), 100) if korf15
-                              else ("24-puzzle", data.korf50_24(), 50))
-    number = args.korf if korf15 else args.korf24
+    name, instances = ("15-puzzle", data.korf100()) if korf15 else ("24-puzzle", data.korf50_24())
+    number = args.korf if korf15 else args.korf24          # in range: its type (`instance`)
     if args.domain is not None and make_domain(args.domain).name != name:     # 15-PUZZLE too
         raise ValueError(f"--korf{'' if korf15 else '24'} instances are {name} tasks, "
                          f"not {args.domain}")
-    if not 1 <= number <= count:
-        raise ValueError(f"there is no instance {number}: "
-                         f"Korf's {name} instances are numbered 1..{count}")
     instance = instances[number - 1]
     return make_domain(name), instance.state, instance.optimal
 
@@ -230,7 +244,8 @@ def main(argv=None) -> int:
         check_domain(about, domain, args.network)
         name = "network"
         heuristic = LikelyAdmissible(network,
-                                     network_encoding(about, args.pdb_dir, BuildProgress()),
+                                     network_encoding(about, args.pdb_dir, BuildProgress(),
+                                                      args.network),
                                      args.alpha)
     else:
         name = args.heuristic or DEFAULT_HEURISTIC.get(type(domain), "md")

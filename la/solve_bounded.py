@@ -103,7 +103,7 @@ def solve(args, domain, start, optimal, network, about) -> int:
     if network is not None:
         from la.heuristics.likely_admissible import LikelyAdmissible
         from la.runs.network import network_encoding
-        encoding = network_encoding(about, args.pdb_dir, BuildProgress())
+        encoding = network_encoding(about, args.pdb_dir, BuildProgress(), args.network)
         h_focal, focal_name = LikelyAdmissible(network, encoding, args.alpha), "network"
     elif args.heuristic is not None:
         focal_name = args.heuristic

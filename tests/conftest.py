@@ -1,8 +1,17 @@
 """Test tiers: the default suite runs in a few minutes; `python -m pytest --slow` adds the long
 checks."""
+import sys
+from pathlib import Path
+
 import pytest
 
-import la  # noqa: F401  (first, so that NumPy loads with one BLAS thread: see la/__init__.py)
+# `la` from any folder, tests/ included, whatever pytest makes of pyproject.toml's `pythonpath`
+# (a pytest before 7 ignores it)
+ROOT = str(Path(__file__).resolve().parents[1])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import la  # noqa: E402, F401  (so that NumPy loads with one BLAS thread: la/__init__.py)
 
 
 def pytest_addoption(parser):

@@ -1,10 +1,13 @@
 """`python -m la.experiments.merge`: separate runs' folders combine into the whole experiment's
-results, and mismatched settings, overlapping runs and gaps are refused in one line."""
+results, and mismatched settings, overlapping runs and gaps are refused in one line; a merge stopped
+half-way leaves nothing, and two merges into one folder cannot both write."""
 import errno
 import json
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,7 +16,9 @@ import pytest
 from la.experiments import confidence, efficiency
 from la.experiments import merge as merging
 from la.experiments.confidence_config import QUICK
+from la.io import PARTIAL
 from la.runs import cli
+from la.runs.lock import LOCK
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -285,3 +290,50 @@ def test_confidence_overlaps_and_a_different_classical_row_are_refused(confidenc
     assert refused(merge(tmp_path / "b", runs / "r1", tmp_path / "r2"),
                    "disagree on the GBFS classical row")
     assert not any((tmp_path / name).exists() for name in "ab")
+
+
+def test_sigterm_during_a_merge_leaves_no_folder_and_the_merge_runs_again(runs, tmp_path):
+    """Issue 58, G: SIGTERM once the merge writes (its temporary folder exists in OUT): OUT goes,
+    one line says so, and the same merge then succeeds."""
+    out = tmp_path / "m"
+    process = subprocess.Popen([sys.executable, "-m", "la.experiments.merge", str(out),
+                                str(runs / "r1"), str(runs / "r2")], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (out.is_dir() and any(p.name.startswith(PARTIAL) for p in out.iterdir())):
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.01)
+    process.send_signal(signal.SIGTERM)
+    printed, err = process.communicate(timeout=120)
+    assert process.returncode == 143 and not out.exists(), err
+    assert err.strip().splitlines() == [f"terminated: nothing was written in {out}; "
+                                        "run the same merge again"]
+    done = merge(out, runs / "r1", runs / "r2")
+    assert done.returncode == 0, done.stderr
+
+
+def test_what_a_killed_merge_left_does_not_stop_the_next(runs, tmp_path):
+    """SIGKILL leaves the temporary folder and the lock file; the next merge clears them."""
+    out = tmp_path / "m"
+    (out / f"{PARTIAL}abc").mkdir(parents=True)
+    (out / f"{PARTIAL}abc" / "results.json").write_text("{")
+    (out / LOCK).write_text("12345\n")
+    assert merging.main([str(out), str(runs / "r1"), str(runs / "r2")]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["results.csv", "results.json",
+                                                     "table2_efficiency.png"]
+
+
+def test_two_merges_into_one_folder_cannot_both_write(runs, tmp_path):
+    """Another process holds OUT (a merge under way): refused in one line, nothing written."""
+    out = tmp_path / "m"
+    out.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", "import sys; from la.runs.lock import hold; "
+                               f"hold({str(out)!r}); print('held', flush=True); sys.stdin.read()"],
+                              cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(ValueError, match=f"is in use by another run \\(process {holder.pid}"):
+            merging.main([str(out), str(runs / "r1"), str(runs / "r2")])
+    finally:
+        holder.communicate("")
+    assert [p.name for p in out.iterdir()] == [LOCK]

@@ -401,7 +401,7 @@ CASES = [
     ("solve", ["--korf", "0"], "--korf: must be at least 1"),
     ("solve", ["--korf", "101"], "no instance 101"),
     ("solve", ["--korf", "-1"], "--korf: must be at least 1"),
-    ("solve", ["--korf", LONG], "--korf: must be at most"),
+    ("solve", ["--korf", LONG], "Korf's 15-puzzle instances are numbered 1..100"),
     ("solve", ["--korf", "1.5"], "--korf: expected an integer"),
     ("solve", ["--korf24", "0"], "--korf24: must be at least 1"),
     ("solve", ["--korf24", "51"], "no instance 51"),

@@ -299,6 +299,10 @@ def parse_args(argv):
         if not (folder / "checkpoint.npz").exists():
             raise ValueError(f"--run {args.run}: {folder.parent.name}/alpha has no checkpoint.npz "
                              f"(needed for its buffer)")
+    run_folder, out = args.run.resolve(), args.out.resolve()
+    if out == run_folder or run_folder in out.parents:      # --run is only read (module docstring)
+        raise ValueError(f"--out {args.out} is inside --run {args.run}, which diagnostics only "
+                         f"reads: choose an --out outside it")
     return args, runs
 
 

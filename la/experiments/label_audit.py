@@ -1,8 +1,8 @@
 """The label audit: how far from optimal were the labels a run trained on? (Table 1's gap,
 figures/table1-gap/)
 
-    python -m la.experiments.label_audit RESULTS                  # every run<r>/alpha and
-                                                                    run<r>/mean in RESULTS
+    python -m la.experiments.label_audit RESULTS                  # every training unit in
+                                                                    RESULTS (run<r>/alpha, ...)
     python -m la.experiments.label_audit RESULTS --min-label 30   # only plans of cost 30 or more
 
 Each solved training task adds its plan to the memory buffer (`la.buffer`): every state with its
@@ -46,10 +46,11 @@ LONG = 30       # the plans of Korf's 100's lengths (41-66) and a little below: 
 
 
 def training_units(results: Path) -> list:
-    """The training units' folders under `results` that hold a checkpoint: run<r>/alpha and
-    run<r>/mean."""
+    """The training units' folders under `results` that hold a checkpoint: the suboptimality
+    experiment's run<r>/alpha and run<r>/mean, the efficiency experiment's run<r>/GTP and
+    run<r>/<LengthInc's step>."""
     units = sorted(p.parent for p in results.glob("run*/*/checkpoint.npz")
-                   if p.parent.name in ("alpha", "mean"))
+                   if p.parent.name in ("alpha", "mean", "GTP") or p.parent.name.isdigit())
     if not units and (results / "checkpoint.npz").exists():
         units = [results]                             # a unit's own folder
     return units
@@ -216,7 +217,8 @@ def main(argv=None) -> int:
     units = training_units(args.results)
     if not units:
         raise ValueError(f"{args.results}: no training checkpoint "
-                         f"(run<r>/alpha/checkpoint.npz) in it")
+                         f"(run<r>/alpha/checkpoint.npz, run<r>/GTP/checkpoint.npz, ...) "
+                         f"in it")
     for folder in units:                                  # every input checked before any work
         check_checkpoint(folder / "checkpoint.npz")
     out = args.out or ROOT / "results" / "label-audit" / args.results.resolve().name

@@ -16,16 +16,24 @@ and its figure(s); the record lists the command and commit of every folder.
 
 Every file the merge reads is read and checked (`merge_check.SHAPES`: all that the table functions
 read) before anything is written, so a damaged folder is refused in one line naming the file. Should
-a write still fail (a full disk), what the merge wrote is removed: OUT is left as it was, empty or
-absent.
+a write still fail (a full disk), or the merge be stopped (Ctrl-C, SIGTERM), what it wrote is
+removed: OUT is left as it was, empty or absent. The files are written into a temporary folder in
+OUT and moved into place at the end, under OUT's lock (`la.runs.lock`): a second merge into the same
+OUT meanwhile is refused, and what a merge killed outright (SIGKILL) leaves, a `.tmp-*` folder and
+the lock file, is removed by the next merge into OUT.
 """
+import contextlib
+import os
 import shutil
 import sys
+import tempfile
 from dataclasses import asdict, replace
 from pathlib import Path
 
 from la.experiments.merge_check import check, read_folder
-from la.runs.cli import Parser, existing_folder, first_paragraph, out_folder, run
+from la.io import PARTIAL
+from la.runs.cli import Parser, existing_folder, first_paragraph, out_folder, run, when_stopped
+from la.runs.lock import LOCK, hold, release
 
 
 def provenance(folders: list, command: list) -> dict:
@@ -151,8 +159,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if len({d.resolve() for d in args.dirs}) < len(args.dirs):
         raise ValueError("a folder is named twice: merge each folder once")
-    if args.out.exists() and any(args.out.iterdir()):
-        raise ValueError(f"{args.out} is not empty: choose a new folder for the merged results")
+    _check_empty(args.out)
     folders = [read_folder(d) for d in args.dirs]
     runs = check(folders)
     command = ["python", "-m", "la.experiments.merge",
@@ -161,27 +168,84 @@ def main(argv=None) -> int:
     # deepest first
     created = [p for p in [args.out, *args.out.absolute().parents] if not p.exists()]
     args.out.mkdir(parents=True, exist_ok=True)
+    when_stopped(f"nothing was written in {args.out}; run the same merge again")
     try:
-        text = MERGES[folders[0]["record"]["experiment"]](args.out, folders, runs, about)
+        hold(args.out)                       # FolderInUse: another merge writes there
+    except BaseException:
+        _remove_folders(created)
+        raise
+    try:
+        _check_empty(args.out)               # again, now that no other merge can write there
+    except BaseException:
+        _unlock(args.out)
+        raise
+    try:
+        text = _merge_into(args.out, folders, runs, about)
     except BaseException:
         remove_written(args.out, created)
         raise
+    finally:
+        release(args.out)
     print(text)
     print(f"merged runs 1..{len(runs)} of {len(folders)} folders: {args.out / 'results.json'}, "
           f"{args.out / 'results.csv'}")
     return 0
 
 
+def _check_empty(out: Path) -> None:
+    """Refuse an OUT that holds anything but what a merge stopped by SIGKILL leaves (its lock file,
+    its temporary folder): a merge writes into a new or empty folder."""
+    if out.is_dir() and any(not _leftover(path) for path in out.iterdir()):
+        raise ValueError(f"{out} is not empty: choose a new folder for the merged results")
+
+
+def _leftover(path: Path) -> bool:
+    return path.name == LOCK or path.name.startswith(PARTIAL)
+
+
+def _merge_into(out: Path, folders: list, runs: list, about: dict) -> str:
+    """Write the merged results into a temporary folder inside OUT, then move them into OUT: a merge
+    stopped on the way leaves no file that looks finished. Called holding OUT's lock."""
+    for path in out.iterdir():               # a merge killed earlier: no other process writes here
+        if path.name.startswith(PARTIAL) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.name.startswith(PARTIAL):
+            path.unlink()
+    staging = Path(tempfile.mkdtemp(prefix=PARTIAL, dir=out))
+    text = MERGES[folders[0]["record"]["experiment"]](staging, folders, runs, about)
+    for path in sorted(staging.iterdir()):
+        os.replace(path, out / path.name)
+    staging.rmdir()
+    (out / LOCK).unlink()                    # removed while held: what stays is the results alone
+    return text
+
+
 def remove_written(out: Path, created: list) -> None:
-    """Undo a merge that failed part-way (a full disk): OUT was empty, so all in it is the merge's;
-    then remove the folders the merge created."""
+    """Undo a merge that failed part-way (a full disk, Ctrl-C, SIGTERM): OUT was empty, so all in
+    it is the merge's (its lock file too, removed while held); then remove the folders the merge
+    created."""
     for path in out.iterdir():
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
         else:
             path.unlink()
+    _remove_folders(created)
+
+
+def _remove_folders(created: list) -> None:
+    """Remove the folders this merge created, deepest first, while they are empty."""
     for folder in created:
-        folder.rmdir()
+        try:
+            folder.rmdir()
+        except OSError:                      # another merge's meanwhile, or not empty: leave it
+            return
+
+
+def _unlock(out: Path) -> None:
+    """Give up OUT without writing in it: its lock file goes, and the lock."""
+    with contextlib.suppress(FileNotFoundError):
+        (out / LOCK).unlink()
+    release(out)
 
 
 if __name__ == "__main__":

@@ -68,15 +68,16 @@ def describe(encoding) -> dict:
                            for group in encoding.groups]}
 
 
-def from_description(domain, description, pdb_folder=None, progress=None):
-    """The encoding `describe` wrote down, on `domain`; its PDBs loaded from `pdb_folder` (or built
-    there on first use, `progress(fraction, text)` told). ValueError if it is no description."""
+def check_description(domain, description, patterns: bool = True) -> tuple:
+    """(the encoding's class, its partitions or None) that `describe` wrote down, each pattern
+    checked on `domain` unless not `patterns` (a blocksworld pattern's check takes seconds the first
+    time), no PDB loaded; ValueError if it is no description of an encoding there."""
     kind = ENCODINGS.get(description.get("encoding")) if isinstance(description, dict) else None
     if kind is None:
         raise ValueError(f"unknown encoding {description!r}: expected one of "
                          f"{', '.join(ENCODINGS)}")
     if kind in (OneHot, PancakeOneHot):
-        return kind(domain)
+        return kind, None
     partitions = description.get("partitions")
     if not (isinstance(partitions, list) and partitions and all(
             isinstance(group, list) and group and all(isinstance(p, list) and p and all(
@@ -84,6 +85,17 @@ def from_description(domain, description, pdb_folder=None, progress=None):
             for group in partitions)):
         raise ValueError(f"the {kind.__name__} description needs 'partitions', non-empty lists of "
                          f"patterns (lists of integers); got {partitions!r}")
+    for pattern in (p for group in partitions for p in group) if patterns else ():
+        abstraction(domain.name, pattern)                   # ValueError: not a pattern of domain
+    return kind, partitions
+
+
+def from_description(domain, description, pdb_folder=None, progress=None):
+    """The encoding `describe` wrote down, on `domain`; its PDBs loaded from `pdb_folder` (or built
+    there on first use, `progress(fraction, text)` told). ValueError if it is no description."""
+    kind, partitions = check_description(domain, description)
+    if partitions is None:
+        return kind(domain)
     loaded = {}
     for pattern in dict.fromkeys(tuple(p) for group in partitions for p in group):
         loaded[pattern] = store.load(abstraction(domain.name, pattern), pdb_folder, progress)

@@ -53,11 +53,12 @@ def partition_sums(encoding) -> list:
 
 def pdb_heuristic(domain, folder=None, progress=None) -> PDBHeuristic:
     """`pdb`: the larger of the partition sums (15-puzzle, 24-puzzle, pancake puzzles)."""
+    from la.features.encodings import PAPER_FEATURES
     from la.pdb.sets import PARTITIONS, load_set
     if domain.name not in PARTITIONS or domain.name.endswith("blocksworld"):
+        other = " (try max-pdb)" if domain.name in PAPER_FEATURES else ""    # where max-pdb exists
         raise ValueError(f"heuristic 'pdb' needs additive PDB partitions, which la has for the "
-                         f"15-puzzle, 24-puzzle and 24-pancake, not the {domain.name} "
-                         f"(try max-pdb)")
+                         f"15-puzzle, 24-puzzle and 24-pancake, not the {domain.name}{other}")
     kind = PancakeFeatures if domain.name.endswith("pancake") else TileFeatures
     encoding = kind(domain, load_set(domain.name, folder, progress))
     return PDBHeuristic(encoding, partition_sums(encoding))

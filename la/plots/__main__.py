@@ -28,7 +28,7 @@ from la.io import PARTIAL
 from la.plots import baselines, confidence, confidence_tables, diagnostics, tables
 from la.plots.records import read_record, read_table3
 from la.plots.style import FIGURES
-from la.runs.cli import Parser, existing_file, out_folder, run
+from la.runs.cli import Parser, existing_file, out_folder, run, when_stopped
 
 
 def parse_args(argv):
@@ -225,6 +225,7 @@ def main(argv=None) -> int:
     check_targets(args.out,
                   [f for files, _ in plans.values() for f in files] + [f"{n}.json" for n in copies])
     lines = []
+    when_stopped(f"no figure was written in {args.out}; run the same command again")
     with all_or_none(args.out) as folder:
         for name, (_, draw) in plans.items():
             if name in copies:

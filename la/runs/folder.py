@@ -21,6 +21,7 @@ import numpy as np
 
 from la.io import PARTIAL, remove_partial, write_json
 from la.runs.checkpoint import check_checkpoint
+from la.runs.cli import when_stopped
 from la.runs.lock import LOCK, hold, release
 from la.runs.shapes import check_shape
 
@@ -74,6 +75,7 @@ def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=N
         if not marker.exists():
             write_json(marker, {"settings": settings, "command": shlex.join(map(str, command)),
                                 "commit": commit()})
+            _advise(out)
             return
         if not resume:
             raise ValueError(f"{out} already holds a run: add --resume to continue it, "
@@ -94,6 +96,13 @@ def prepare(out: Path, settings: dict, resume: bool, command: list, unit_shape=N
     previous.setdefault("resumed", []).append({"command": shlex.join(map(str, command)),
                                                "commit": commit()})
     write_json(marker, previous)
+    _advise(out)
+
+
+def _advise(out: Path) -> None:
+    """What a Ctrl-C or SIGTERM outside the units (PDBs, results files, figures) leaves, for
+    `la.runs.cli.run` to say: the units run so far, and the command that goes on from them."""
+    when_stopped(f"the units done so far are kept in {out}; to continue: {resume_command(out)}")
 
 
 def _remove_empty(created: list, locked: bool) -> None:

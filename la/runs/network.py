@@ -20,7 +20,7 @@ import zlib
 import numpy as np
 
 from la.domains.names import make_domain
-from la.features.encodings import describe, for_domain, from_description
+from la.features.encodings import check_description, describe, for_domain, from_description
 from la.nn.ffnn import FFNN
 from la.nn.layers import softplus
 from la.runs.compat import network_about
@@ -58,6 +58,10 @@ def load_network(path, domain=None) -> tuple:
     if not (isinstance(about, dict) and isinstance(about.get("domain"), str)
             and isinstance(about.get("encoding"), dict)):
         raise ValueError(f"{path}: its record of what it was trained on is damaged: {about!r}")
+    try:
+        check_description(make_domain(about["domain"]), about["encoding"], patterns=False)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
     if domain is not None:
         check_domain(about, domain, path)
     if isinstance(net, FFNN):             # a planning network (not a WUNN, not a classifier)
@@ -101,10 +105,16 @@ def check_domain(about: dict, domain, path) -> None:
                          f"not the {domain.name}")
 
 
-def network_encoding(about: dict, pdb_folder=None, progress=None):
+def network_encoding(about: dict, pdb_folder=None, progress=None, path=None):
     """The encoding `about` names, on its domain; PDBs from `pdb_folder` (built there when
-    missing)."""
-    return from_description(make_domain(about["domain"]), about["encoding"], pdb_folder, progress)
+    missing). A ValueError (a pattern not of the domain) names the network's file `path`."""
+    try:
+        return from_description(make_domain(about["domain"]), about["encoding"], pdb_folder,
+                                progress)
+    except ValueError as error:
+        if path is None:
+            raise
+        raise ValueError(f"{path}: its encoding: {error}") from None
 
 
 def encoding_for(domain: str, description: dict | None = None, pdb_dir=None):

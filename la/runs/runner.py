@@ -215,7 +215,7 @@ def _report_failure(unit: dict, out: Path, line: str, trace: str) -> None:
     line = " ".join(line.split())
     try:
         log.parent.mkdir(parents=True, exist_ok=True)
-        with open(log, "a") as f:
+        with open(log, "a", encoding="utf-8") as f:
             f.write(f"failed: {line}\n{trace}")
         where = f"traceback at the end of {log}"
     except OSError as error:                # the unit's failure is the news; say the log could not
@@ -298,7 +298,7 @@ def unit_progress(folder: Path, name: str, verbose: bool):
 
     def progress(line: str) -> None:
         try:
-            with open(folder / "progress.log", "a") as log:
+            with open(folder / "progress.log", "a", encoding="utf-8") as log:
                 log.write(line + "\n")
         except OSError as error:           # a full disk shows at write or close, with no file named
             raise WriteError(error.errno, error.strerror or str(error),
