@@ -144,7 +144,7 @@ def load_network(path: Path, identity: dict):
     return net, about.get("history")
 
 
-def teacher_in_parts(domain, heuristic, seeds, node_limit: int, part: int = 100,
+def teacher_in_parts(domain, heuristic, seeds, node_limit: int, part: int = 50,
                      progress=print) -> TeacherData:
     """Heller et al.'s teacher data for `seeds` (`la.heller.teacher.label_plans`), solved `part`
     seeds at a time with a line after each (`progress`; None: silent): the same searches, so the
