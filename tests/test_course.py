@@ -64,3 +64,65 @@ def test_train_is_silent_without_progress(course, capsys):
     config = LearnConfig(num_iter=1, node_limit=2_000, max_steps=5, train_iter=5, wunn_blocks=1)
     course.train(EIGHT, config, np.random.default_rng(0), OneHot(EIGHT), progress=None)
     assert capsys.readouterr().out == ""
+
+
+def small_classifier(seed: int):
+    from la.heller.classifier import Classifier
+    import la.heller.config  # noqa: F401  (registers the Classifier with la.runs.persist)
+    return Classifier(6, 3, np.random.default_rng(seed), hidden=(4,))
+
+
+def test_a_saved_network_is_read_back_with_its_history(course, tmp_path):
+    """Tutorial 17 saves its W50 network for 18 (save_network); 18 reads it (load_network)."""
+    net, identity = small_classifier(1), course.network_identity("17_confidence", seed=14, data="d")
+    course.save_network(net, tmp_path / "w.npz", identity, [0.5, 0.4])
+    back, history = course.load_network(tmp_path / "w.npz", identity)
+    assert history == [0.5, 0.4] and back.params.keys() == net.params.keys()
+    assert all(np.array_equal(back.params[k], net.params[k]) for k in net.params)
+
+
+def test_a_damaged_or_foreign_network_is_not_reused(course, tmp_path):
+    """Missing, truncated, made from other settings, or weights changed behind its checksum: each
+    gives None and the reason, so the tutorial trains the network again."""
+    path, identity = tmp_path / "w.npz", course.network_identity("17_confidence", seed=14)
+    assert course.load_network(path, identity) == (None, "no w.npz yet")
+    course.save_network(small_classifier(1), path, identity, [])
+    assert course.load_network(path, {**identity, "seed": 15})[1] == (
+        "w.npz was made from other settings, data or code")
+    other = course.network_identity("17_confidence", seed=14, data="other")
+    assert course.load_network(path, other)[0] is None
+    about = course.persist.read_about(path)
+    course.persist.save(small_classifier(2), path, about=about)   # other weights, the old checksum
+    assert course.load_network(path, identity)[1] == "w.npz's weights do not match their checksum"
+    path.write_bytes(path.read_bytes()[:100])
+    net, why = course.load_network(path, identity)
+    assert net is None and why.startswith("w.npz is unreadable (")
+
+
+def test_the_committed_table1_is_the_readme_headline(course):
+    """Tutorials 10 and 11 print the record whose α = 0.9 row the README's results table quotes."""
+    if course.committed_table1() is None:
+        pytest.skip("the committed records are not in this checkout")
+    record, rows = course.committed_table1()
+    r = rows["0.9"]
+    quoted = f"| {r['subopt']:.2f} ± {r['subopt_sd']:.2f} %, {r['optimal']:.1f} %, "
+    line = next(x for x in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+                if x.startswith("| Table 1 (Korf's 100)"))
+    assert quoted in line and f"({len(record['runs'])} runs" in line
+    assert rows["MD"]["runs"] > 0 and all(row["runs"] > 0 for row in rows.values())
+
+
+def test_the_teacher_in_parts_is_the_teacher_in_one_call(course):
+    """Tutorials 17 and 18 solve the teacher's seeds in parts, a line after each: the same data."""
+    from la.heller.teacher import label_plans, teacher_heuristic
+    from la.domains.walk import random_walk
+    seeds = random_walk(EIGHT, np.arange(1, 13), np.random.default_rng(3), n=12)
+    lines, md = [], teacher_heuristic(EIGHT)
+    parts = course.teacher_in_parts(EIGHT, md, seeds, 5_000, part=5, progress=lines.append)
+    whole = label_plans(EIGHT, seeds, md, 5_000)
+    for field in ("states", "costs", "starts", "seeds", "solved"):
+        mine, theirs = getattr(parts, field), getattr(whole, field)
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs), field
+    assert parts.generated == whole.generated
+    assert [line.split(" (")[0] for line in lines] == [
+        f"  {k} of 12 seeds solved" for k in (5, 10, 12)]

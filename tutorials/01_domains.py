@@ -41,7 +41,16 @@ rng = np.random.default_rng(2020)
 
 # %%
 # --- 1. Three domains, drawn ----------------------------------------------------------------------
-# The goal of the sliding-tile puzzle is Korf's: blank top-left, tile t at position t.
+# What the integers of a row mean (tutorials/GLOSSARY.md), and each domain's goal:
+#   sliding-tile puzzle  state[p] = the tile at position p, row by row, 0 the blank; the goal is
+#                        Korf's: blank top-left, tile t at position t, [0 1 2 ... 15];
+#   N-pancake            state[p] = the pancake at height p from the top (0 the smallest, N − 1 the
+#                        largest); the goal [0 1 ... N−1] has the smallest on top;
+#   N-blocksworld        blocks 1..N; state[b − 1] = what block b stands on: another block's number,
+#                        or 0 for the table (Slaney & Thiébaux's format). So [0 1 1 0 0 0] says:
+#                        block 1 on the table, blocks 2 and 3 both on block 1 (impossible: section
+#                        4 refuses it), 4, 5 and 6 on the table. The goal [0 1 2 ... N−1] is one
+#                        tower, 1 at the bottom, N on top. `format` draws the towers upright.
 puzzle, pancakes, blocks = (make_domain("15-puzzle"), make_domain("8-pancake"),
                             make_domain("6-blocksworld"))
 for domain in (puzzle, pancakes, blocks):

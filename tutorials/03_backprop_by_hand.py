@@ -99,6 +99,16 @@ for n_out in (1, 2):
 
 # %%
 # --- 3. Fit a toy function with full-batch Adam ---------------------------------------------------
+# Adam (Kingma & Ba 2015, Algorithm 1; `la.nn.adam`), the paper's optimiser, keeps two running
+# means per weight θ, its moments, both starting at 0: with g the gradient at step t = 1, 2, ...,
+#     m ← β1·m + (1 − β1)·g       the first moment: the gradient's running mean (β1 = 0.9)
+#     v ← β2·v + (1 − β2)·g²      the second moment: its square's running mean (β2 = 0.999)
+#     θ ← θ − lr·m_hat/(√v_hat + ε),  m_hat = m/(1 − β1^t),  v_hat = v/(1 − β2^t).
+# The bias corrections 1 − β^t undo the start at 0 (after one step m = 0.1·g, and m_hat = g); they
+# tend to 1 as t grows. Dividing by √v_hat makes each step about lr, whatever the scale of the
+# weight's gradients, smaller where they change sign from step to step (m averages out). The WUNN
+# runs a variant whose corrections stay at their step-1 values (tutorial 05 says why; both in
+# tutorials/GLOSSARY.md).
 # Learning rate LR = 0.01 instead of the paper's 0.001: this toy problem is small, and we want it
 # done in seconds.
 x_train = rng.uniform(-1, 1, 256)

@@ -34,14 +34,18 @@ What β does. β weighs the prior against the data. Eq. (2) as written sums the 
 the data; the authors' code takes its mean over the examples instead (their repository
 OfirMarom/LearnHeuristicWithUncertaintly, `HeuristicSearch/NNs/NNBayes.cs`), and `la` follows it, so
 adding data does not by itself shrink σ_e on the data: β alone sets how far it can fall.
-LearnHeuristicPrac trains the WUNN until σ_e² < κε on every training record, with κ = 0.64 (a margin
-below ε, tutorial 08 says why): the paper's test, on the variance. `la`, with σ_e a standard
-deviation, tests σ_e < √(κε) = 0.8, which is the same test. With β large the prior wins and σ_e
-stays above 0.8 even where there is data; the paper starts at β0 = 0.05 and multiplies β by
-γ = (β_NumIter/β0)^(1/NumIter) < 1, β_NumIter = 1e-5, whenever training cannot get below 0.8
-(tutorial 08 prints γ). NumIter decays would bring β to β_NumIter, but at most NumIter − 2 can
-happen (tutorial 10 says why), so β never quite gets there. We will see both effects: σ_e falls
-where data arrives, and falls as β shrinks.
+LearnHeuristicPrac, the paper's training loop (Alg. 2; tutorial 07), runs for NumIter iterations
+(NumIter = 50 in the paper's Table 1 experiment): each plans a few tasks and then trains both
+networks on what the plans taught. In each, it trains the WUNN until σ_e² < κε on every training
+record, where κ is a constant below 1 (κ = 0.64, paper §5): the target lies a margin below the ε at
+which GenerateTaskPrac calls a state unknown (tutorial 08 says why). That is the paper's test, on
+the variance; `la`, with σ_e a standard deviation, tests σ_e < √(κε) = 0.8, which is the same test.
+With β large the prior wins and σ_e stays above 0.8 even where there is data; so the paper starts
+at β0 = 0.05 and, whenever training cannot get below 0.8, multiplies β by a decay factor
+γ = (β_NumIter/β0)^(1/NumIter) < 1, chosen so that NumIter decays would take β from β0 down to
+β_NumIter = 1e-5 (tutorial 08 prints γ). At most NumIter − 2 decays can happen (tutorial 10 says
+why), so β never quite gets there (NumIter, κ, γ and the rest: tutorials/GLOSSARY.md). We will
+see both effects: σ_e falls where data arrives, and falls as β shrinks.
 
 Sampled weights, or sampled pre-activations (part 3). Training needs the gradient of
 E_q[log P(D | w)], an average over weights drawn from the WUNN's Gaussians. Drawing one set of
@@ -118,7 +122,14 @@ def train(net, opt, encode, x, y, beta, rng):
 
 
 rng = np.random.default_rng(SEED)
-# the paper's WUNN: 20 hidden, prior N(0, 10), the authors' Adam
+# the paper's WUNN: 20 hidden, prior N(0, 10), the authors' Adam. Adam (tutorial 03) divides its
+# bias-corrected first moment m/(1 − β1^t) by the root of its bias-corrected second moment
+# v/(1 − β2^t); the authors' TensorFlow optimiser kept both corrections at their step-1 values,
+# 1 − β1 and 1 − β2, for ever (`TFComponents/AdamOptimizer.cs`, `AdamOptimizer.Apply`). Once m and
+# v have grown from 0 to the gradients' scale, every step is then √(1 − β2)/(1 − β1) = 0.32 of
+# textbook Adam's: an effective learning rate of 0.0032 for the paper's 0.01. `la` keeps that
+# (`la.nn.config.WUNNConfig`: it is the optimiser behind the paper's numbers; how fast σ_e falls
+# decides how many tasks and β decays each iteration gets), and adds Nesterov's momentum as theirs.
 cfg = replace(WUNNConfig(), dtype="float64")
 x_sides = np.concatenate([rng.uniform(*LEFT, 150), rng.uniform(*RIGHT, 150)])
 x_gap = rng.uniform(*GAP, 100)

@@ -10,6 +10,13 @@ LearnHeuristicPrac, printed in its supplementary material, which we did not have
 §4–§5 and, where they are silent, the authors' code). [l. n] is the line of the paper's Alg. 1 or
 Alg. 2 that a step carries out.
 
+Three of the paper's constants appear in the pseudocode before part 1 prints them all (§4–§5;
+tutorials/GLOSSARY.md): NumIter, the number of iterations of the training loop (50 for Table 1);
+NumTasksPerIter, the tasks generated and planned per iteration (10); and MaxSteps (1,000), the cap
+on GenerateTaskPrac's walk back from the goal, which replaces Alg. 1's record of visited states: a
+walk that has not reached a state with σ_e >= ε after MaxSteps − 1 moves stops where it is (the
+count is checked before each move, as in the authors' code).
+
 GenerateTaskPrac: a training task, found by walking back from the goal    la
   1  s := the goal; u := 0; count := 0                   [l. 3]      la.tasks.generate_task_prac
   2  while u < ε:                                        [l. 5, 17, 22]
@@ -248,17 +255,26 @@ for name, branch in (("(a) 10μ < y^q, σ_t = σ_a", familiar),
           f"h > h* with round(10μ) on {over_mean[branch].sum()}, "
           f"with y^{learner.alpha} on {over_alpha[branch].sum()}" + (
               f"; median 10σ_a {np.median(10 * sigma_a[branch]):.2f}" if branch.any() else ""))
+weaker = np.mean(alpha_h / h_star) < np.mean(mean_h / h_star)
 print(f"mean h/h*: {np.mean(mean_h / h_star):.2f} with round(10μ), "
       f"{np.mean(alpha_h / h_star):.2f} with y^α: "
-      f"the caution costs strength (a weaker h prunes less, tutorial 06)")
+      + ("the caution costs strength (a weaker h prunes less, tutorial 06)" if weaker else
+         "y^α is no weaker than the mean here, so the caution costs no strength"))
 for k in np.flatnonzero(over_mean | over_alpha):
     print(f"  h* = {h_star[k]:2d}: 10μ = {10 * mu[k]:5.2f}, 10σ_a = {10 * sigma_a[k]:4.2f}, branch "
           f"{'a' if familiar[k] else 'b'}: round(10μ) = {mean_h[k]}, y^α gives h = {alpha_h[k]}")
-# So far from the goal the young network extrapolates, and where its mean overestimates, the branch
-# it takes has kept h below the mean. Whether fewer overestimates give better plans shows once the
-# network is trained enough to overestimate often: tutorial 00 shows it on the 8-puzzle with exact
-# h*, tutorial 10 counts the branches again after 14 iterations, and tutorial 11 compares the rows α
-# with the single-output network, which plans with the mean.
+# Reading it, from the counts just printed: on the states where round(10μ) overestimates, did the
+# branch each took keep y^α at or below h*?
+kept = over_mean & ~over_alpha
+print(f"round(10μ) overestimates on {over_mean.sum()} of the {len(probe)} states; y^α on "
+      f"{over_alpha.sum()}, on {(over_alpha & ~over_mean).sum()} of them where the mean does not; "
+      f"on {kept.sum()} of the {over_mean.sum()} the branch kept y^α at or below h*"
+      + ("" if over_mean.any() else " (none to keep: the young network's mean overestimates "
+         "nowhere here)"))
+# Whether fewer overestimates give better plans shows once the network is trained enough to
+# overestimate often: tutorial 00 shows it on the 8-puzzle with exact h*, tutorial 10 counts the
+# branches again after 14 iterations, and tutorial 11 compares the rows α with the single-output
+# network, which plans with the mean.
 
 # %%
 # --- figure: the two iterations' records and the heuristic after them -----------------------------

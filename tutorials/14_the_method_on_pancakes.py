@@ -52,6 +52,7 @@ from la.plots.records import read_record  # noqa: E402
 from la.rivals.calibration import calibration  # noqa: E402
 from la.config import DOMAINS  # noqa: E402
 from la.runs.progress import BuildProgress  # noqa: E402
+from la.buffer import weighted_minibatch  # noqa: E402
 from la.domains.names import make_domain  # noqa: E402
 from la.experiments import suboptimality, table3  # noqa: E402
 from la.experiments.suboptimality_table import (format_table, reductions, summarize,  # noqa: E402
@@ -156,12 +157,34 @@ cfg = replace(full, learn=replace(full.learn, **shorter),
 print(f"\nsmaller than the paper's protocol ({DOMAINS[DOMAIN].t_max:.0f} s per task = "
       f"{DOMAINS[DOMAIN].node_limit:,} nodes at the authors' rate): "
       + "; ".join(reductions(cfg, full)))
+# An iteration's Update can run all 101 blocks of 50 WUNN steps (tutorial 08), the longest silent
+# step here. Its minibatches are drawn by `weighted_minibatch`, handed to `train` below wrapped so
+# that every WUNN_LINE draws print where the training stands: the same draws from the same
+# generator, so the same networks.
+WUNN_LINE = 25 * cfg.learn.wunn_block_steps                # a line every 25 blocks
+
+
+def with_progress(sample, started):
+    """`sample`, printing a line every WUNN_LINE calls (WUNN steps) since `started`."""
+    steps = 0
+
+    def draw(weight, n, rng):
+        nonlocal steps
+        steps += 1
+        if steps % WUNN_LINE == 0:
+            print(f"    the Update's WUNN training: {steps:,} steps since the start "
+                  f"({time.perf_counter() - started:.0f} s)", flush=True)
+        return sample(weight, n, rng)
+    return draw
+
+
 learners = {}
 for which, learn_cfg, seed in (("alpha", cfg.learn, SEED), ("mean", cfg.learn_mean, [SEED, 1])):
     print(f"training the {'two-output' if which == 'alpha' else 'single-output'} network:")
     started = time.perf_counter()
     learners[which] = learner = train(pancake, learn_cfg, np.random.default_rng(seed), features,
-                                      progress=print)
+                                      progress=print,
+                                      minibatch=with_progress(weighted_minibatch, started))
     last = learner.log[-1]
     print(f"  {time.perf_counter() - started:.0f} s: {100 * learner.solved_fraction():.0f} % of "
           f"its training tasks solved, labels up to {learner.buffer.labels().max()}, the last "

@@ -176,9 +176,11 @@ test_row("Boot: round(μ)", boot.heuristic())
 # `python -m la.experiments.suboptimality ... --baselines boot --only-baselines` writes a record
 # whose table holds the paper's rows unmeasured and Boot's row; once adopted it is committed as
 # figures/baselines_<domain>*.json.
+# Each file is read on its own: `read_all` of several files of one domain merges them into one
+# record under the first file's name and command, which would print Boot's row under another run's.
 committed = {}
-paths = sorted(FIGURES.glob("baselines_*.json"))
-for domain, (path, record) in (read_all(paths).items() if paths else []):
+for path in sorted(FIGURES.glob("baselines_*.json")):
+    domain, (path, record) = next(iter(read_all([path]).items()))
     for r in record["table"]:
         if r["row"] == "Boot" and r["runs"] > 0:
             committed[domain] = r

@@ -24,6 +24,14 @@ in tutorial 18, which searches with this confidence:
      ("Adaptive Threshold"): confidence against h^NN on the training and held-out states, and what
      each threshold prunes of them.
 
+Two rank correlations measure agreement below (tutorials/GLOSSARY.md). Kendall's τ between two
+lists of numbers about the same items: over every pair of items, the share of pairs the two lists
+put in the same order minus the share they put in opposite orders (+1: the same order throughout,
+0: no relation, −1: reversed; scipy's `kendalltau`, τ-b, also corrects for ties). Heller et al.
+report τ between h^NN and the teacher's cost: how well the heuristic orders states by their distance
+to the goal. Spearman's ρ: the ordinary (Pearson) correlation of the two lists' ranks, again +1, 0
+or −1 at the extremes. Both see only the order of the values, never their size.
+
 The domain is the experiment's (`la.experiments.confidence_config`): the 15-puzzle, one-hot inputs
 (tutorial 01), Manhattan distance (MD) as the teacher's heuristic (standing in for the paper's
 h^FF). The 8-puzzle would be faster and has exact h*, but its teacher plans run through the same few
@@ -51,7 +59,8 @@ from dataclasses import replace
 
 # The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
 sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
-from course import ROOT, figure_path  # noqa: E402
+from course import (ROOT, figure_path, fingerprint, network_identity, output_path,  # noqa: E402
+                    save_network, teacher_in_parts)
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
@@ -67,7 +76,8 @@ from la.heller.classifier_fit import train  # noqa: E402
 from la.heller.config import build_classifier  # noqa: E402
 from la.heller.evaluators import NNEvaluator  # noqa: E402
 from la.heller.ood import UniformNoise, WeightedNoise  # noqa: E402
-from la.heller.teacher import teacher_data, teacher_heuristic  # noqa: E402
+from la.domains.walk import random_walk  # noqa: E402
+from la.heller.teacher import teacher_heuristic  # noqa: E402
 from la.heller.thresholds import AdaptiveThreshold, MeanThreshold  # noqa: E402
 
 # %%
@@ -80,6 +90,8 @@ cfg = replace(full, seeds=300, noise_rows=2_000, networks=("Standard", "W50"),
 X_SHOWN = 20                    # the X whose thresholds part 2 and the figure show
 BANDS = (0, 20, 60, 120)        # h^NN bands, from near the goal to far from it (teacher plans:
                                 # up to ~350 moves)
+W50_FILE = output_path("17_confidence", "_W50.npz")   # the W50 network, which tutorial 18 reuses
+PROGRESS = 5                    # while a network trains: a progress line every 5 epochs
 began = time.perf_counter()
 puzzle = make_domain(cfg.domain)
 md = teacher_heuristic(puzzle)                 # Manhattan distance
@@ -96,6 +108,23 @@ def span(b):
     return f"{BANDS[b]}-{BANDS[b + 1] - 1}" if b + 1 < len(BANDS) else f">= {BANDS[b]}"
 
 
+def epoch_line(name, first, started):
+    """`on_epoch` for a training whose epoch 1 is epoch first + 1 of network `name`: a line every
+    PROGRESS epochs while it lasts (it only reads; the training is unchanged)."""
+    def on_epoch(keeper):
+        done = len(keeper.history.val_loss)
+        if done % PROGRESS == 0 and not keeper.done():
+            print(f"    {name}: epoch {first + done}, validation loss "
+                  f"{keeper.history.val_loss[-1]:.3f} ({time.perf_counter() - started:.0f} s)",
+                  flush=True)
+    return on_epoch
+
+
+def verdict(held: bool) -> str:
+    """A claim's outcome, as printed: computed from the numbers printed with it."""
+    return "held" if held else "did not hold"
+
+
 # %%
 # --- 1. Teacher data, two classifiers, and Table 1 ------------------------------------------------
 # Seeds: random walks of 1..walk_max moves back from the goal (la's puzzles have one goal; the paper
@@ -108,8 +137,9 @@ print(f"(the experiment: {full.seeds:,} seeds, {len(full.networks)} networks "
       f"({', '.join(full.networks)}), up to {full.classifier.max_epochs} epochs each)")
 print(f"the teacher: {cfg.seeds} seeds, each solved by GBFS with MD ...")
 started = time.perf_counter()
-teacher = teacher_data(puzzle, md, cfg.seeds, rng.integers(1, cfg.walk_max + 1, cfg.seeds), rng,
-                       cfg.teacher_node_limit)
+# (`teacher_in_parts`: `la.heller.teacher.teacher_data`'s searches, with a line after each part)
+seeds = random_walk(puzzle, rng.integers(1, cfg.walk_max + 1, cfg.seeds), rng, n=cfg.seeds)
+teacher = teacher_in_parts(puzzle, md, seeds, cfg.teacher_node_limit)
 states, costs = teacher.states, teacher.costs
 role = split_roles(teacher.starts, cfg.classifier.folds, cfg.held_out, rng)
 trn, val, held = (np.flatnonzero(role == r) for r in (TRAIN, VALIDATION, HELD_OUT))
@@ -132,16 +162,27 @@ for k, name in enumerate(cfg.networks):
     started, chunks[name] = time.perf_counter(), []
     for first in range(0, EPOCHS, CHUNK):
         history = train(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.classifier, net_rng,
-                        None if sampler is None else sampler(X[trn]), Y)
+                        None if sampler is None else sampler(X[trn]), Y,
+                        on_epoch=epoch_line(name, first, started))
         print(f"  {name}: epochs {first + 1}-{first + len(history.val_loss)}, validation loss "
               f"{min(history.val_loss):.3f}, accuracy {max(history.val_accuracy):.3f} "
               f"({time.perf_counter() - started:.0f} s)")
         chunks[name].append(min(history.val_loss))
     nets[name] = net
+    if name == cfg.search_network:   # tutorial 18 searches with it: saved, not trained again there
+        # What it was made from: tutorial 18 reuses it only if all of this is the same there.
+        identity = network_identity("17_confidence", network=name, seed=SEED, epochs=EPOCHS,
+                                    chunk=CHUNK, classifier=repr(cfg.classifier),
+                                    data=fingerprint(states, costs, role))
+        save_network(net, W50_FILE, identity, chunks[name])
     predict = predictor(name, net, cfg)                               # X -> (h^NN, c^NN)
     stats[name] = ood_stats(predict, costs[held], X[held], noise)
     scores[name] = {"In": predict(X[held])[1], "Out-U": predict(noise["U"])[1],
                     "Out-W": predict(noise["W"])[1]}
+
+improving = all(all(a > b for a, b in zip(c, c[1:])) for c in chunks.values())
+print(f"both networks still improving when the epoch cap stopped them (the best validation loss "
+      f"lower in every chunk of {CHUNK} epochs): {verdict(improving)}")
 
 print(f"\nTable 1 at tutorial scale: median c^NN on {len(held):,} held-out states (In) and on "
       f"{cfg.noise_rows:,} noise inputs; Kendall's τ of h^NN against the teacher's cost on the "
@@ -157,16 +198,26 @@ for name in cfg.networks:
 print(f"(|err|: mean |h^NN − teacher cost| in moves. A network that knew nothing would put "
       f"1/{costs.max() + 1} = {100 / (costs.max() + 1):.1f}% on every cost.)")
 standard, w50 = stats["Standard"], stats["W50"]
-print("what held:")
-print(f"  W50 far less confident on weighted noise than Standard: {100 * w50['out_w']:.1f}% "
-      f"against {100 * standard['out_w']:.1f}% (the paper: {PAPER_OOD['W50'][2]}% against "
+# Each claim's verdict is computed from the numbers printed beside it (the criteria: "far less" is
+# less than half; "little cost in distribution" is In at least 0.9 × Standard's and τ at most 0.02
+# below it: the paper's W50 is within 0.5 points of its Standard on both).
+claims = {"far_w": w50["out_w"] < standard["out_w"] / 2,
+          "less_u": w50["out_u"] < standard["out_u"],
+          "in_dist": w50["in"] >= 0.9 * standard["in"] and w50["tau"] >= standard["tau"] - 0.02}
+print("the paper's claims, and whether each held this time:")
+print(f"  W50 far less confident (under half) on weighted noise than Standard: "
+      f"{verdict(claims['far_w'])}, {100 * w50['out_w']:.1f}% against "
+      f"{100 * standard['out_w']:.1f}% (the paper: {PAPER_OOD['W50'][2]}% against "
       f"{PAPER_OOD['Standard'][2]}%)")
-print(f"  ... and on uniform noise, which it never saw: {100 * w50['out_u']:.1f}% against "
+print(f"  W50 less confident than Standard on uniform noise too, which it never saw: "
+      f"{verdict(claims['less_u'])}, {100 * w50['out_u']:.1f}% against "
       f"{100 * standard['out_u']:.1f}% (the paper: {PAPER_OOD['W50'][1]}% against "
       f"{PAPER_OOD['Standard'][1]}%)")
-print(f"  in distribution: In {100 * w50['in']:.1f}% against {100 * standard['in']:.1f}%, τ "
-      f"{w50['tau']:.3f} against {standard['tau']:.3f} (the paper: In {PAPER_OOD['W50'][0]}% "
-      f"against {PAPER_OOD['Standard'][0]}%)")
+print(f"  OOD training costs little in distribution (In >= 0.9 × Standard's, τ at most 0.02 "
+      f"below): {verdict(claims['in_dist'])}, In {100 * w50['in']:.1f}% against "
+      f"{100 * standard['in']:.1f}%, τ {w50['tau']:.3f} against {standard['tau']:.3f} (the paper: "
+      f"In {PAPER_OOD['W50'][0]}% against {PAPER_OOD['Standard'][0]}%, τ "
+      f"{PAPER_OOD['W50'][3] / 100:.3f} against {PAPER_OOD['Standard'][3] / 100:.3f})")
 
 # %%
 # --- 2. Why two thresholds: confidence against h^NN -----------------------------------------------
@@ -201,6 +252,18 @@ for b in range(len(BANDS)):
                          f"{np.median(c[m]):6.3f}" if what == "median" else
                          f"{100 * pruned[label][what][m].mean():5.0f}%")
     print(f"{span(b):>8} | {' '.join(cells[:2])} | {' '.join(cells[2:4])} | {' '.join(cells[4:])}")
+near_goal, far = pruned["held-out"]["band"] == 0, pruned["held-out"]["band"] == len(BANDS) - 1
+spread = {m: pruned["held-out"][m][far].mean() - pruned["held-out"][m][near_goal].mean()
+          for m in "MA"}
+falls = np.median(c_held[near_goal]) > np.median(c_held[far])
+print("on the held-out states, the claims of part 2 (\"Adaptive Threshold\"):")
+print(f"  confidence falls with the distance to the goal (median c^NN {span(0)} against "
+      f"{span(len(BANDS) - 1)}: {np.median(c_held[near_goal]):.3f} against "
+      f"{np.median(c_held[far]):.3f}): {verdict(falls)}")
+print(f"  the mean threshold prunes the far states first (pruned far minus pruned near: "
+      f"{100 * spread['M']:+.0f} points): {verdict(spread['M'] > 0)}")
+print(f"  the adaptive one more evenly ({100 * spread['A']:+.0f} points): "
+      f"{verdict(spread['A'] < spread['M'])}")
 
 # %%
 # --- The figure -----------------------------------------------------------------------------------
@@ -232,14 +295,9 @@ print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in 
 
 # %%
 # --- the point, loosely: each claim above, checked ------------------------------------------------
-assert all(all(a > b for a, b in zip(c, c[1:])) for c in chunks.values()), \
-    "the networks are still improving when the epoch cap stops them"
-assert w50["out_w"] < standard["out_w"] / 2, \
+assert improving, "the networks are still improving when the epoch cap stops them"
+assert claims["far_w"], \
     "W50 should be far less confident on weighted noise than Standard"
-near_goal, far = pruned["held-out"]["band"] == 0, pruned["held-out"]["band"] == len(BANDS) - 1
-assert np.median(c_held[near_goal]) > np.median(c_held[far]), \
-    "confidence should fall with the distance to the goal"
-spread = {m: pruned["held-out"][m][far].mean() - pruned["held-out"][m][near_goal].mean()
-          for m in "MA"}
+assert falls, "confidence should fall with the distance to the goal"
 assert spread["M"] > 0, "the mean threshold should prune far states first"
 assert spread["A"] < spread["M"], "... the adaptive one more evenly"

@@ -18,6 +18,16 @@ the same network (the same data and seeds, so the same numbers) searches:
      (`la.heller.uncertainty_fit`): do −σ_e and c^NN rank states alike, and does either rank them by
      how wrong h^NN is, on held-out teacher states and on states the search met?
 
+Two terms from the experiment (tutorials/GLOSSARY.md). Its *hard block*: Heller et al. also ran
+their dual queue on hard tasks (their Table 2's bottom block, Table 3's "Hard"), since on their
+moderate tasks the dual queue without pruning already solved nearly all. `la`'s test sets are
+uniform samples of the state space, with no harder tasks of the same size to draw, so its hard
+block searches the same test tasks within a smaller node budget, one within which the dual queue
+without pruning solves about 60 % of tasks set apart for it
+(`la.experiments.confidence_config`). Part 3 measures agreement with Spearman's ρ, the
+correlation of two lists' ranks (+1: the same order, 0: none, −1: reversed), which tutorial 17
+introduces with Kendall's τ.
+
 Manhattan distance (MD) is the teacher's heuristic and the dual queue's classical one; Korf's
 instances are the test tasks. Scale. The experiment (`python -m la.experiments.confidence --domain
 15-puzzle`) runs more rows on more of Korf's instances (the first line prints how many). Here: 15
@@ -38,7 +48,8 @@ from dataclasses import replace
 
 # The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
 sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
-from course import ROOT, figure_path  # noqa: E402
+from course import (ROOT, figure_path, fingerprint, load_network, network_identity,  # noqa: E402
+                    output_path, save_network, teacher_in_parts)
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
@@ -55,7 +66,8 @@ from la.features.encodings import for_domain  # noqa: E402
 from la.heller.classifier_fit import train  # noqa: E402
 from la.heller.config import build_classifier  # noqa: E402
 from la.heller.evaluators import NNEvaluator, SigmaE  # noqa: E402
-from la.heller.teacher import label_plans, teacher_data, teacher_heuristic  # noqa: E402
+from la.domains.walk import random_walk  # noqa: E402
+from la.heller.teacher import label_plans, teacher_heuristic  # noqa: E402
 from la.heller.thresholds import AdaptiveThreshold, MeanThreshold  # noqa: E402
 from la.heller.uncertainty_fit import fit_wunn  # noqa: E402
 from la.nn.config import build_wunn  # noqa: E402
@@ -71,35 +83,66 @@ cfg = replace(full, seeds=300, instances=tuple(range(1, 11)), X=(5, 20, 40), nod
               supervised=replace(full.supervised, max_epochs=WUNN_EPOCHS))
 NEAR = 20                       # "near the goal": h^NN below 20
 TOLERANCE = 5                   # part 3: h^NN is "right" within 5 moves of the teacher's cost
-MET_SAMPLE = 100                # part 3: states met by the search, labelled by the teacher
+MET_SAMPLE = 100                # part 3: states met by the search, labelled by the teacher,
+LABEL_PART = 25                 # ... 25 at a time
+W50_FILE = output_path("17_confidence", "_W50.npz")   # tutorial 17's W50 network, saved there
+PROGRESS = 5                    # while a network trains: a progress line every 5 epochs
 began = time.perf_counter()
 puzzle = make_domain(cfg.domain)
 md = teacher_heuristic(puzzle)                 # Manhattan distance: teacher and classical heuristic
 encoding = for_domain(puzzle)                  # the one-hot, 128 inputs
 
+
+def epoch_line(first):
+    """`on_epoch` for a training whose epoch 1 is epoch first + 1 of the network: a line every
+    PROGRESS epochs while it lasts (it only reads; the training is unchanged)."""
+    def on_epoch(keeper):
+        done = len(keeper.history.val_loss)
+        if done % PROGRESS == 0 and not keeper.done():
+            print(f"    epoch {first + done}: validation loss {keeper.history.val_loss[-1]:.3f} "
+                  f"({time.perf_counter() - began:.0f} s)", flush=True)
+    return on_epoch
+
+
 # %%
 # --- The network of tutorial 17 -------------------------------------------------------------------
-# The same teacher data, split and W50 network as tutorial 17 (the same seeds), trained again here.
+# The same teacher data and split as tutorial 17 (the same seeds), and its W50 network: read from
+# the file tutorial 17 saved if that file is whole (its weights match their checksum) and was made
+# from the same settings, data, code and numerics; otherwise trained again here, as tutorial 17
+# trains it, which gives the same network bit for bit.
 rng = np.random.default_rng([SEED, 0])
 print(f"(the experiment: {len(rows(full))} search rows on {len(full.instances)} of Korf's "
       f"instances, {full.node_limit:,} nodes each, its hard block's {full.hard_node_limit:,})")
 print(f"the teacher: {cfg.seeds} seeds, each solved by GBFS with MD ...")
-teacher = teacher_data(puzzle, md, cfg.seeds, rng.integers(1, cfg.walk_max + 1, cfg.seeds), rng,
-                       cfg.teacher_node_limit)
+# (`teacher_in_parts`: `la.heller.teacher.teacher_data`'s searches, with a line after each part)
+seeds = random_walk(puzzle, rng.integers(1, cfg.walk_max + 1, cfg.seeds), rng, n=cfg.seeds)
+teacher = teacher_in_parts(puzzle, md, seeds, cfg.teacher_node_limit)
 states, costs = teacher.states, teacher.costs
 role = split_roles(teacher.starts, cfg.classifier.folds, cfg.held_out, rng)
 trn, val, held = (np.flatnonzero(role == r) for r in (TRAIN, VALIDATION, HELD_OUT))
 X = encoding(states)
-print(f"  {len(states):,} plan states, {time.perf_counter() - began:.0f} s; training "
-      f"{cfg.search_network} ...")
-sampler, Y = noise_of(cfg.search_network)   # W50: weighted noise, half of every batch
-net_rng = np.random.default_rng([SEED, 2])  # tutorial 17's W50 generator
-net, opt = build_classifier(cfg.classifier, X.shape[1], int(costs.max()), net_rng)
-for first in range(0, EPOCHS, CHUNK):
-    history = train(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.classifier, net_rng,
-                    sampler(X[trn]), Y)
-    print(f"  {cfg.search_network}: epochs {first + 1}-{first + len(history.val_loss)}, validation "
-          f"loss {min(history.val_loss):.3f} ({time.perf_counter() - began:.0f} s)")
+print(f"  {len(states):,} plan states, {time.perf_counter() - began:.0f} s")
+identity = network_identity("17_confidence", network=cfg.search_network, seed=SEED, epochs=EPOCHS,
+                            chunk=CHUNK, classifier=repr(cfg.classifier),
+                            data=fingerprint(states, costs, role))
+net, found = load_network(W50_FILE, identity)      # (net, its chunks' losses) or (None, why not)
+if net is not None:
+    print(f"  {cfg.search_network}: tutorial 17's network, read from "
+          f"{W50_FILE.relative_to(ROOT)}; its validation loss after each {CHUNK} epochs: "
+          + ", ".join(f"{loss:.3f}" for loss in found))
+else:
+    print(f"  {found}: training {cfg.search_network} as tutorial 17 does ...")
+    sampler, Y = noise_of(cfg.search_network)   # W50: weighted noise, half of every batch
+    net_rng = np.random.default_rng([SEED, 2])  # tutorial 17's W50 generator
+    net, opt = build_classifier(cfg.classifier, X.shape[1], int(costs.max()), net_rng)
+    chunks = []
+    for first in range(0, EPOCHS, CHUNK):
+        history = train(net, opt, X[trn], costs[trn], X[val], costs[val], cfg.classifier, net_rng,
+                        sampler(X[trn]), Y, on_epoch=epoch_line(first))
+        chunks.append(min(history.val_loss))
+        print(f"  {cfg.search_network}: epochs {first + 1}-{first + len(history.val_loss)}, "
+              f"validation loss {chunks[-1]:.3f} ({time.perf_counter() - began:.0f} s)")
+    save_network(net, W50_FILE, identity, chunks)     # for the next run
 evaluator = NNEvaluator(net, encoding)  # states -> (h^NN, c^NN), batched
 
 # %%
@@ -188,7 +231,7 @@ wunn_rng = np.random.default_rng([SEED, 3])
 wunn, wunn_opt = build_wunn(cfg.wunn, X.shape[1], wunn_rng)
 print(f"\ntraining the WUNN on the teacher's data (at most {cfg.supervised.max_epochs} epochs) ...")
 history = fit_wunn(wunn, wunn_opt, X[trn], costs[trn], X[val], costs[val], cfg.supervised,
-                   wunn_rng, cfg.wunn.S)
+                   wunn_rng, cfg.wunn.S, on_epoch=epoch_line(0))
 minus_sigma_e = SigmaE(wunn)  # X -> −σ_e: higher = more confident
 print(f"  {len(history.val_loss)} epochs, {time.perf_counter() - started:.0f} s")
 
@@ -200,10 +243,15 @@ print(f"labelling {MET_SAMPLE} of the states met with the teacher ...")
 sample = met_states[np.random.default_rng([SEED, 4]).choice(len(met_states),
                                                             size=min(MET_SAMPLE, len(met_states)),
                                                             replace=False)]
-labelled = label_plans(puzzle, sample, md, cfg.teacher_node_limit)
+solved_met, cost_met = [], []                # in parts, a line after each: one search per state
+for k in range(0, len(sample), LABEL_PART):
+    part = label_plans(puzzle, sample[k:k + LABEL_PART], md, cfg.teacher_node_limit)
+    solved_met.append(part.solved)
+    cost_met.append(part.costs[part.starts[:-1]])          # a plan's first cost: its length
+    print(f"  {k + len(part.seeds)} of {len(sample)} labelled "
+          f"({time.perf_counter() - began:.0f} s)", flush=True)
 sets = {"held-out": (states[held], costs[held]),
-        # a plan's first cost: its length
-        "met": (sample[labelled.solved], labelled.costs[labelled.starts[:-1]])}
+        "met": (sample[np.concatenate(solved_met)], np.concatenate(cost_met))}
 print(f"{'':>9} {'states':>7} {'|err|':>6} {f'> {TOLERANCE}':>5} {'median c^NN':>12} "
       f"{'median σ_e':>11} {'ρ(c^NN, −σ_e)':>14} | ρ with −|err|: {'c^NN':>6} {'−σ_e':>6} "
       f"{'−h^NN':>6}")
