@@ -14,6 +14,7 @@ from la.nn.ffnn import FFNN
 from la.pdb.exact import UNSEEN, ExactTable
 from la.search import bounded_reference, check_plan
 from la.search.focal import focal_search
+from la.search.from_parents import FirstLayer, scorer
 from la.search.state_table import StateTable, bits_for
 from la.search.weighted_a_star import weighted_a_star
 from toy_graph import Graph, Table
@@ -88,6 +89,28 @@ def test_one_node_at_a_time_the_batched_searches_equal_the_references(exact, w, 
             np.testing.assert_array_equal(batched.plan, plain.plan)
 
 
+def test_a_step_whose_nodes_have_no_children_goes_on_on_the_8_blocksworld():
+    """Parent pruning leaves a node whose only move undoes the one that made it without children:
+    on this 8-blocksworld task a step of K = 1 takes such a node, and the search goes on to the
+    reference's plan and counts."""
+    domain = make_domain("8-blocksworld")
+    hamming = make_heuristic("hamming", domain)
+    start = np.array([0, 4, 0, 3, 7, 1, 2, 5], dtype=np.uint8)
+    fields = ("cost", "lower_bound", "generated", "expanded", "reopened", "stored", "status")
+    pairs = [(weighted_a_star(domain, hamming, start, 2.0),
+              bounded_reference.weighted_a_star(domain, hamming, start, 2.0)),
+             (focal_search(domain, hamming, hamming, start, 2.0),
+              bounded_reference.focal_search(domain, hamming, hamming, start, 2.0))]
+    for batched, plain in pairs:
+        assert batched.solved and [getattr(batched, f) for f in fields] == \
+            [getattr(plain, f) for f in fields]
+        np.testing.assert_array_equal(batched.plan, plain.plan)
+        check_plan(domain, start, batched.plan)
+    in_batches = weighted_a_star(domain, hamming, start, 2.0, k=64)
+    assert in_batches.solved and in_batches.certified_ratio <= 2.0
+    check_plan(domain, start, in_batches.plan)
+
+
 def test_in_small_batches_the_bound_still_holds(exact):
     states, h_star = exact
     bound_cases(states[10:12], h_star[10:12], k=4, weights=(1.0, 1.5))
@@ -157,11 +180,36 @@ def test_bad_arguments_are_refused_in_one_line():
     assert at_goal.solved and at_goal.cost == 0 and at_goal.certified_ratio == 1.0
 
 
+@pytest.mark.parametrize("name", ["8-puzzle", "15-puzzle", "2x5-puzzle", "12-pancake"])
+def test_children_scored_from_their_parents_get_the_values_scored_from_scratch(name):
+    """`la.search.from_parents`: the network's z1 summed from pairs of cells equals the one-hot
+    product, and every heuristic gives the children the values it gives them from scratch."""
+    domain, rng = make_domain(name), np.random.default_rng(7)
+    parents = random_walk(domain, rng.integers(5, 40, 300), rng, 300)
+    parent, move = domain.successors(parents, np.full(300, -1))
+    children = domain.apply(parents, parent, move)
+    if isinstance(domain, SlidingTile):
+        encoding = OneHot(domain)
+        network = LikelyAdmissible(FFNN(encoding.size, 8, 2, rng), encoding, 0.9)
+        np.testing.assert_allclose(FirstLayer(network)(parents), network.hidden(parents),
+                                   rtol=0, atol=1e-12)
+        heuristics = [network, make_heuristic("md", domain), Weighted(make_heuristic("md", domain),
+                                                                      3)]
+    else:
+        heuristics = [make_heuristic("gap", domain), make_heuristic("hamming", domain)]
+    for h in heuristics:
+        score = scorer(h, parents[:1])
+        np.testing.assert_array_equal(score(parents, h(parents), parent, move, children),
+                                      h(children))
+
+
 @pytest.mark.parametrize("name, words", [("15-puzzle", 1), ("8-puzzle", 1), ("24-puzzle", 3),
                                          ("24-pancake", 2), ("15-blocksworld", 1)])
-def test_the_closed_list_gives_one_id_per_state_in_order_of_first_sight(name, words):
+@pytest.mark.parametrize("capacity", [16, 1 << 14])
+def test_the_closed_list_gives_one_id_per_state_in_order_of_first_sight(name, words, capacity):
+    """Small, the table grows at every batch; large, it inserts each batch in one probe loop."""
     domain, rng = make_domain(name), np.random.default_rng(11)
-    table = StateTable(domain.size, bits_for(domain), capacity=16)   # small: it must grow
+    table = StateTable(domain.size, bits_for(domain), capacity=capacity)
     assert table.words == words
     seen = {}
     for _ in range(6):

@@ -1,6 +1,6 @@
 """Run the project's benchmarks:
 
-    python -m la.bench [--only search,nn,neural,pdb,exact,features,confidence,startup]
+    python -m la.bench [--only search,nn,neural,focal,pdb,exact,features,confidence,startup]
                        [--quick] [--json]
 
 `--only tutorials` runs every tutorial (about half an hour; not in the default).
@@ -16,12 +16,13 @@ import sys
 
 import numpy as np
 
-from la.bench import confidence, exact, features, neural, nn, pdb, search, startup, tutorials
+from la.bench import (confidence, exact, features, focal, neural, nn, pdb, search, startup,
+                      tutorials)
 from la.runs.cli import SEED_MAX, Parser, names, run, seed
 from la.runs.processes import Terminated, terminated_raises
 
-SECTIONS = {"search": search, "nn": nn, "neural": neural, "pdb": pdb, "exact": exact,
-            "features": features, "confidence": confidence, "startup": startup,
+SECTIONS = {"search": search, "nn": nn, "neural": neural, "focal": focal, "pdb": pdb,
+            "exact": exact, "features": features, "confidence": confidence, "startup": startup,
             "tutorials": tutorials}
 DEFAULT = [name for name in SECTIONS if name != "tutorials"]
 

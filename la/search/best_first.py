@@ -6,7 +6,9 @@ gives every node f = g + h_ad <= the cost of the cheapest plan through it. They 
 open node comes next: the caller's `keys` give each node a key (p1, p2) and `bound` says which p2
 are eligible (`la.search.open_list`). Each step takes the K eligible open nodes of smallest key
 (K = 1: the textbook search), tests them for the goal in that order, and expands them together: one
-call of each heuristic for all their children.
+call of each heuristic for all their children, scored from their parents where the heuristic allows
+(`la.search.from_parents`: the network adds the moved tile's row to the parents' first layer,
+Manhattan distance and gap change by one tile or pair).
 
 The certificate. LB = min f over OPEN is a lower bound on the optimal cost C*, as long as an optimal
 path keeps a node on OPEN with its optimal g (Hart, Nilsson & Raphael 1968, Lemma 1): true at the
@@ -17,9 +19,13 @@ graph where it does). A goal is accepted when it is taken from OPEN, not when ge
 returns its cost C and LB, the min f at the step that took it, and C / LB <= w is checked, not
 assumed (`certified_ratio`).
 
-Memory: a node holds its state, packed key and a few numbers (`la.search.state_table`, the arrays
-below), about 60-110 bytes; a stale open entry 16. The search stops, unsolved, when it has generated
-more than `node_limit` nodes (the root counts), or before an array grows past `memory_limit` bytes.
+Memory: a node holds its state, parent, g, pop, h_ad, h_F and a closed flag (`Nodes`: 53 bytes on
+the 15-puzzle), its packed key and hash slots (`la.search.state_table`: 8 + 16-32 bytes) and an
+open entry (16 bytes, until taken), but no heuristic carry (`la.search.from_parents`). Arrays
+double when full, so up to half of them can wait empty: `python -m la.bench --only focal` reports
+the bytes per stored node (110 when focal search solves Korf's instance 1 at w = 1.5 with K =
+4,096). The search stops, unsolved, when it has generated more than `node_limit` nodes (the root
+counts), or before an array grows past `memory_limit` bytes.
 """
 import time
 from dataclasses import dataclass
@@ -27,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from la.heuristics.base import as_int
+from la.search.from_parents import scorer
 from la.search.open_list import OpenList
 from la.search.state_table import StateTable, bits_for
 
@@ -108,6 +115,25 @@ class Nodes:
         return self.states[path[::-1]].copy()
 
 
+def cheapest(cid, new, g_child, before: int) -> np.ndarray:
+    """Per state reached by a batch's children (ids `cid`), the position of its child of smallest
+    g, the first such in child order; positions ascending. Only states reached twice need a sort:
+    those known before the batch (ids < `before`) and new ones that a later child reached again."""
+    first_seen = np.flatnonzero(new)                 # a new state's first child: its id's order
+    again = np.flatnonzero(~new)
+    if not len(again):
+        return first_seen
+    repeated = cid[again]
+    repeated = repeated[repeated >= before] - before
+    once = np.ones(len(first_seen), bool)
+    once[repeated] = False
+    rivals = np.concatenate([again, first_seen[repeated]])
+    order = rivals[np.lexsort((rivals, g_child[rivals], cid[rivals]))]
+    ids = cid[order]
+    best = order[np.concatenate(([True], ids[1:] != ids[:-1]))]
+    return np.sort(np.concatenate([first_seen[once], best]))
+
+
 def search(domain, start, h_ad, h_focal, keys, bound, weight: float, k: int = 1,
            node_limit: int | None = None, memory_limit: int | None = None,
            reopen: bool = True) -> CertifiedResult:
@@ -127,13 +153,25 @@ def search(domain, start, h_ad, h_focal, keys, bound, weight: float, k: int = 1,
     table, nodes, open_ = StateTable(domain.size, bits_for(domain)), Nodes(domain.size), OpenList()
     counts = np.zeros(64, np.int64)                   # open nodes per f value: min f is LB
 
-    def values(states):
-        h = as_int(h_ad(states))
+    def checked(h):
+        h = as_int(h)
         if len(h) and h.min() < 0:
             raise ValueError(f"the admissible heuristic gave {int(h.min())}: h_ad is never "
                              f"negative")
+        return h
+
+    def values(states):
         f_values = (np.zeros(len(states)) if h_focal is None
                     else np.asarray(h_focal(states), dtype=np.float64))
+        return checked(h_ad(states)), f_values
+
+    score_ad = scorer(h_ad, root)
+    score_focal = None if h_focal is None else scorer(h_focal, root)
+
+    def values_of_children(parents, ids, parent, move, children):
+        h = checked(score_ad(parents, nodes.h[ids], parent, move, children))
+        f_values = (np.zeros(len(children)) if h_focal is None else np.asarray(
+            score_focal(parents, nodes.h_focal[ids], parent, move, children), dtype=np.float64))
         return h, f_values
 
     def count(f, sign):
@@ -182,14 +220,15 @@ def search(domain, start, h_ad, h_focal, keys, bound, weight: float, k: int = 1,
         nodes.closed[ids] = True
         count(nodes.g[ids] + nodes.h[ids], -1)
         expanded += len(ids)
-        parent, move = domain.successors(nodes.states[ids], nodes.pop[ids])
+        parents = nodes.states[ids]
+        parent, move = domain.successors(parents, nodes.pop[ids])
         generated += len(parent)
         if node_limit is not None and generated > node_limit:
             status = "node limit"
             break
-        children = domain.apply(nodes.states[ids], parent, move)
-        g_child = nodes.g[ids][parent] + 1
-        pops = domain.inverse(move)
+        if not len(parent):                   # every node of the batch was a dead end
+            continue
+        children = domain.apply(parents, parent, move)
         before = table.count
         if memory_limit is not None and used(before + len(children),
                                              open_.entries + len(children)) > memory_limit:
@@ -197,29 +236,27 @@ def search(domain, start, h_ad, h_focal, keys, bound, weight: float, k: int = 1,
             break
         cid, new = table.find_or_add(children)
         nodes.grow(table.count)
-        nodes.g[cid[new]] = np.iinfo(np.int64).max       # new: any path improves on none
-        # Per state reached, its child of smallest g (the first such, in child order).
-        order = np.lexsort((np.arange(len(cid)), g_child, cid))
-        sorted_ids = cid[order]
-        first = order[np.concatenate(([True], sorted_ids[1:] != sorted_ids[:-1]))]
+        fresh = cid[new]
+        nodes.g[fresh] = np.iinfo(np.int64).max          # new: any path improves on none
+        g_child = nodes.g[ids][parent] + 1
+        first = cheapest(cid, new, g_child, before)
         first = first[g_child[first] < nodes.g[cid[first]]]
         if not reopen:
             first = first[~nodes.closed[cid[first]]]
-        first = np.sort(first)
         better = cid[first]
         known = better[better < before]                  # reached before, now by a cheaper path
         if len(known):
             still_open = known[~nodes.closed[known]]
             count(nodes.g[still_open] + nodes.h[still_open], -1)
             reopened += int(nodes.closed[known].sum())
-        nodes.states[cid[new]] = children[new]
+        nodes.states[fresh] = children[new]
         nodes.parent[better] = ids[parent[first]]
         nodes.g[better] = g_child[first]
-        nodes.pop[better] = pops[first]
+        nodes.pop[better] = domain.inverse(move[first])
         nodes.closed[better] = False
-        fresh = cid[new]
         if len(fresh):
-            nodes.h[fresh], nodes.h_focal[fresh] = values(children[new])
+            nodes.h[fresh], nodes.h_focal[fresh] = values_of_children(
+                parents, ids, parent[new], move[new], children[new])
         count(nodes.g[better] + nodes.h[better], 1)
         p1, p2 = keys(nodes.g[better], nodes.h[better], nodes.h_focal[better])
         open_.push(p1, p2, better, nodes.g[better])

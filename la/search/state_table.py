@@ -5,18 +5,22 @@ the 15-puzzle's 16 values of 4 bits fill one word exactly, the 24-puzzle's and 2
 24 values of 5 bits two words. Packing is exact (two states share a key only if they are equal), so
 the table never mistakes one state for another, as a hash of the state could. The keys live in an
 open-addressing hash table (linear probing) of NumPy arrays, looked up and inserted a batch at a
-time: one loop step per probe round, not one Python call per state. The table doubles when half
-full.
+time in one probe loop: one loop step per probe round, not one Python call per state; a key absent
+from the table claims the empty slot it reaches, so no batch is sorted to find its new keys. The
+table doubles when half full.
 
     table = StateTable(size=16, bits=4)
     ids, new = table.find_or_add(states)      # an id per row; new[i]: row i was never seen before
 """
+import sys
+
 import numpy as np
 
 from la.domains.blocksworld import Blocksworld
 from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 
+LITTLE = sys.byteorder == "little"   # a word's first byte holds its lowest bits
 EMPTY = -1                        # id of an empty slot
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)   # Fibonacci hashing's multiplier, 2^64 / the golden ratio
 
@@ -61,7 +65,13 @@ class StateTable:
 
     def pack(self, states: np.ndarray) -> np.ndarray:
         """(n, size) uint8 -> (n, words) uint64 keys."""
+        if self.bits == 4 and LITTLE:     # two values a byte, eight bytes a word: no uint64 shifts
+            nibbles = np.zeros((len(states), 16 * self.words), np.uint8)
+            nibbles[:, :self.size] = states
+            return (nibbles[:, 0::2] | (nibbles[:, 1::2] << 4)).view(np.uint64)
         fields = states.astype(np.uint64) << self.shifts
+        if self.words == 1:
+            return np.bitwise_or.reduce(fields, axis=1)[:, None]
         keys = np.zeros((len(states), self.words), np.uint64)
         for w in range(self.words):
             keys[:, w] = np.bitwise_or.reduce(fields[:, self.word_of == w], axis=1)
@@ -104,24 +114,57 @@ class StateTable:
         """(ids, new): each row's id, and which rows were added now. Rows equal to an earlier row of
         the same batch get that row's id and new = False."""
         keys = self.pack(states)
-        ids = self._find(keys)
+        if 2 * (self.count + len(keys)) <= len(self.slots):
+            return self._insert(keys)
+        ids = self._find(keys)                 # the table may grow: by the distinct new keys only
         absent = np.flatnonzero(ids == EMPTY)
         new = np.zeros(len(states), bool)
         if len(absent):
             row = np.dtype((np.void, 8 * self.words))
-            _, first, inverse = np.unique(np.ascontiguousarray(keys[absent]).view(row)[:, 0],
-                                          return_index=True, return_inverse=True)
-            order = np.argsort(first, kind="stable")           # ids in the order rows first appear
-            rank = np.empty(len(first), np.int64)
-            rank[order] = np.arange(len(first))
-            fresh = self.count + np.arange(len(first))
-            ids[absent] = fresh[rank[inverse.ravel()]]
-            new[absent[first[order]]] = True
+            _, first = np.unique(np.ascontiguousarray(keys[absent]).view(row)[:, 0],
+                                 return_index=True)
             self._grow(self.count + len(first))
-            self.keys[self.count:self.count + len(first)] = keys[absent[first[order]]]
-            self._place(fresh, keys[absent[first[order]]])
-            self.count += len(first)
+            ids[absent], new[absent] = self._insert(keys[absent])
         return ids, new
+
+    def _insert(self, keys: np.ndarray) -> tuple:
+        """`find_or_add` in one probe loop, when the table has room for every key: a key absent
+        from the table claims the empty slot it reaches (the earliest row, when several reach it
+        at once; a claim holds the row as -2 - row until the ids are known), and a key meeting an
+        equal key, stored or claimed, takes its id."""
+        n = len(keys)
+        found = np.full(n, EMPTY, np.int64)               # an id, or a claim -2 - row
+        at = np.zeros(n, np.int64)                        # a claiming row's slot
+        slot = self._hash(keys)
+        todo = np.arange(n)
+        while len(todo):
+            here = self.slots[slot[todo]]
+            want = todo[here == EMPTY]
+            self.slots[slot[want][::-1]] = -2 - want[::-1]      # for a shared slot, the first wins
+            here = self.slots[slot[todo]]
+            won = here == -2 - todo
+            at[todo[won]] = slot[todo[won]]
+            found[todo[won]] = here[won]
+            todo, here = todo[~won], here[~won]
+            stored = here >= 0                            # an id; else row -2 - here's claim
+            other = keys[np.where(stored, 0, -2 - here)]
+            other[stored] = self.keys[here[stored]]
+            same = (other == keys[todo]).all(axis=1)
+            found[todo[same]] = here[same]
+            todo = todo[~same]                            # another key's slot: probe on
+            slot[todo] = (slot[todo] + 1) & self.mask
+        first = np.flatnonzero(found == -2 - np.arange(n))    # new keys, in order of first sight
+        rank = np.zeros(n, np.int64)
+        rank[first] = self.count + np.arange(len(first))
+        claimed = found < EMPTY
+        found[claimed] = rank[-2 - found[claimed]]
+        self.slots[at[first]] = found[first]
+        self._grow(self.count + len(first))
+        self.keys[self.count:self.count + len(first)] = keys[first]
+        self.count += len(first)
+        new = np.zeros(n, bool)
+        new[first] = True
+        return found, new
 
     def _grow(self, count: int) -> None:
         if count > len(self.keys):
