@@ -108,7 +108,12 @@ def hand_back(stack, archive, frames, t_id: int, bound: int, w: int, x: int) -> 
             w += int(before[-1]) if len(before) else 0
     if len(stack):
         stack.add_to_top(w, x)                     # what follows the last of them
-    for frame, parent, at, weights, x_kept in reversed(segments):    # the leftmost last: on top
-        stack.push(frame.goal[at], state=frame.state[at], h=frame.h[at], pop=frame.pop[at],
-                   g=np.full(len(at), frame.g, np.int64), parent=np.full(len(at), parent),
-                   carry=None if frame.carry is None else frame.carry[at], w=weights, x=x_kept)
+    if segments:                                   # one segment, in preorder: few arrays per dive
+        rows = [(frame.state[at], frame.h[at], frame.pop[at], np.full(len(at), frame.g),
+                 np.full(len(at), parent), weights, x_kept, frame.goal[at],
+                 None if frame.carry is None else frame.carry[at])
+                for frame, parent, at, weights, x_kept in segments]
+        state, h, pop, g, parent, w, x, goal = (np.concatenate(c) for c in list(zip(*rows))[:8])
+        carry = None if rows[0][8] is None else np.concatenate([r[8] for r in rows])
+        stack.push(goal, state=state, h=h, pop=pop, g=g.astype(np.int64),
+                   parent=parent.astype(np.int64), carry=carry, w=w, x=x)
