@@ -66,7 +66,8 @@ class Shallowest(Order):
         """`batch_size` nodes, but children of at most CHUNK_CELLS state cells at the children per
         expansion seen so far (a 255-pancake's 32,768 nodes have 8.3 M children of 255 cells)."""
         branching = max(1.0, (self.generated - 1) / max(self.expanded, 1))
-        return int(max(1, min(self.batch_size, depth_first.CHUNK_CELLS / (branching * self.domain.size))))
+        cells = depth_first.CHUNK_CELLS / (branching * self.domain.size)
+        return int(max(1, min(self.batch_size, cells)))
 
     def expand(self, batch: Nodes, g: int, bound: int):
         """The children of a batch with f <= bound, and the smallest f of those beyond it."""
