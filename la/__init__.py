@@ -4,7 +4,7 @@ The core is the paper's method, and all a student needs to read: `import la.lear
 these modules (with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical,
 then code (neither blank, nor comment, nor docstring); tests/test_layout.py checks the list.
 
-    la                                   68    17  this map; one BLAS thread, one rounding
+    la                                   69    17  this map; one BLAS thread, one rounding
     la.buffer                            64    33  the memory buffer (§4)
     la.config                           148    83  LearnConfig: Alg. 2's constants; per domain (§5)
     la.domains                           15     0
@@ -24,17 +24,18 @@ then code (neither blank, nor comment, nor docstring); tests/test_layout.py chec
     la.nn.layers                        105    48  layers, by hand
     la.nn.wunn                          241   154  σ_e (Eq. 2)
     la.search                            12     4
-    la.search.depth_first               309   175  IDA*'s depth-first order
-    la.search.ida_star                   85    47  batched IDA* (Korf 1985)
-    la.search.reference                  81    61  the textbook IDA*
+    la.search.depth_first               351   205  IDA*'s depth-first order
+    la.search.ida_star                   89    48  batched IDA* (Korf 1985)
+    la.search.reference                  97    73  the textbook IDA*
     la.search.result                     61    40  what a search returns
     la.tasks                             65    34  GenerateTaskPrac (Alg. 1)
-    in all                             2452  1364
+    in all                             2515  1407
 
 Also core, loaded when used: the other domains, classical and PDB heuristics, PDB features, la.pdb,
-la.io, BFS, the batched order (la.search.shallowest). The shell imports the core, never the other
-way: la.runs (the run machinery), la.rivals (Boot, optimal plans, conformal y^α), la.heller (Heller
-et al. 2022), la.experiments, la.plots, la.solve, la.bench, la.data.
+la.io, BFS, the batched order (la.search.shallowest), the depth-first order's dive and exact
+counts at a node limit (la.search.dive, la.search.limit_counts). The shell imports the core,
+never the other way: la.runs (the run machinery), la.rivals (Boot, optimal plans, conformal y^α),
+la.heller (Heller et al. 2022), la.experiments, la.plots, la.solve, la.bench, la.data.
 """
 import os
 import sys

@@ -144,6 +144,17 @@ EPILOG = (
     "  search. --json adds search, floor, batch, lower_bound, certified_ratio, reopened, stored "
     "and peak_bytes.\n"
     "\n"
+    "memory: IDA* holds at most 2 * NODES + 300,000 nodes with --node-limit NODES, whatever the "
+    "weight (a node:\n"
+    "  its state, a few integers and, with --network, the network's first hidden layer), and "
+    "builds children at\n"
+    "  most 64 MiB of states at a time; the reference holds one path of at most NODES. Without "
+    "--node-limit both\n"
+    "  grow with the nodes generated (--time-limit bounds that too). focal and wastar keep the "
+    "nodes they\n"
+    "  generate: --memory-limit BYTES stops them.\n"
+    "  A search that cannot get the memory it needs ends with one line naming it, exit status 1.\n"
+    "\n"
     "exit status: 0 solved, 1 not solved within the limits (or no solution), 2 bad input.\n"
 )
 
@@ -229,6 +240,17 @@ def task(args, default_domain: str = "15-puzzle"):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    try:
+        return solve(args)
+    except MemoryError as error:        # numpy's names the array: "Unable to allocate 1.2 GiB ..."
+        needed = str(error).split(" for an array")[0] if str(error) else "more memory"
+        print(f"not solved within the limits: out of memory ({needed[:1].lower()}{needed[1:]}); "
+              "a lower --node-limit bounds it (see --help: memory)", file=sys.stderr)
+        return 1
+
+
+def solve(args) -> int:
+    """Solve the task the checked arguments give; print the plan or the JSON record."""
     if args.search != "ida":
         from la import solve_bounded
         solve_bounded.check_options(args)
@@ -261,7 +283,8 @@ def main(argv=None) -> int:
     if args.algorithm == "batched":
         result = ida_star(domain, heuristic, start, node_limit=args.node_limit,
                           time_limit=args.time_limit,
-                          order=args.order, progress=None if args.json else _iteration_line)
+                          order=args.order, progress=None if args.json else _iteration_line,
+                          exact_counts=True)
     else:
         result = reference.ida_star(domain, heuristic, start, node_limit=args.node_limit,
                                     time_limit=args.time_limit)

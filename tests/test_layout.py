@@ -30,7 +30,7 @@ OTHER_ROOMS = ("la.pdb", "la.data", "la.solve", "la.bench")
 # +12 for rectangular boards (the 2x5 puzzle of the exact tables, `la.pdb.exact`) and their one-hot,
 # +51 for wrapping la.search and la/__init__.py at 100 characters (the C# names of la.search's
 # docstrings moved into comments at the spot), +5 for `Learner.relabel` (the oracle-label arm).
-BUDGET = 2_452
+BUDGET = 2_515
 
 
 def within(module: str, packages) -> bool:

@@ -39,7 +39,7 @@ HARDER = [2, 5, 16, 20, 23]                # section 3's Korf instances (exercis
 
 # %%
 # --- 1. The textbook IDA* on an 8-puzzle ----------------------------------------------------------
-# `reference.ida_star` is the recursive algorithm, one state at a time, in the authors' move order
+# `reference.ida_star` is the textbook algorithm, one state at a time, in the authors' move order
 # (blank up, left, right, down). Manhattan distance (MD) is admissible: every move moves one tile
 # one step.
 eight = make_domain("8-puzzle")

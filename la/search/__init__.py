@@ -1,5 +1,5 @@
 """The searches of the paper: IDA* (Korf 1985), the batched search used everywhere (`ida_star`, in
-the authors' depth-first order) and the plain recursive one (`reference`); exact distances for small
+the authors' depth-first order) and the plain one-node one (`reference`); exact distances for small
 domains (`bfs`).
 
 The batched ("shallowest goal") order, kept to compare, is `la.search.shallowest`; Heller et al.

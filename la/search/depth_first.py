@@ -31,6 +31,14 @@ constants were chosen with `python -m la.bench` (the learned 15-puzzle heuristic
 rounds; with 1/32 and at least 64 expanded nodes it was 18 % in 7,356 rounds). The result never
 depends on the chunk sizes; only the work does.
 
+Two caps keep memory in proportion to the limits; neither engages in an ordinary search. The nodes
+run ahead (generated here, not yet by the depth-first search) stay below the nodes counted, plus
+AHEAD_FLOOR: on a plateau that a large weight lets the search dive into without end, the depth-first
+search counts one node per step while chunks would pile up subtrees to its right (a 10^5-node limit
+once grew past 24 GB so); there the chunks shrink to the one node the depth-first search expands
+next. And a chunk's children hold at most CHUNK_CELLS state cells (a 255-pancake node has 254
+children of 255 cells each).
+
 A chunk's nodes need not share a depth, so each carries g. Plans are read from an archive of
 expanded chunks (states and parent ids), dropped once the stack has shrunk below the height at which
 their children were pushed: no pending node can then descend from them. That alone is not enough in
@@ -55,6 +63,8 @@ LAST_CHILDREN = 128    # and near the node limit at most 1/LIMIT_AHEAD of what i
                        # least this
 LIMIT_AHEAD = 16
 COMPACT_AT = 4_000_000   # archived nodes (24 bytes each) before the archive is first compacted
+AHEAD_FLOOR = 1 << 18    # nodes run ahead: at most the nodes counted plus this (module docstring)
+CHUNK_CELLS = 1 << 26    # state cells (bytes) of a chunk's children, at most
 
 
 class Stack:
@@ -133,10 +143,11 @@ class Order:
     """What IDA*'s goal orders share (`la.search.ida_star`): the search's domain, heuristic, budget
     and counters."""
 
-    def __init__(self, domain, h, budget, batch_size):
+    def __init__(self, domain, h, budget, batch_size, exact_counts=False):
         if batch_size < 1:
             raise ValueError(f"batch size must be positive, got {batch_size}")
         self.domain, self.h, self.budget, self.batch_size = domain, h, budget, batch_size
+        self.exact_counts = exact_counts
         self.generated, self.expanded = 1, 0      # as the depth-first search counts them (root = 1)
 
 
@@ -144,8 +155,8 @@ class DepthFirst(Order):
     """The iterations of one search in depth-first order, with the counts the depth-first search
     would report."""
 
-    def __init__(self, domain, h, budget, batch_size):
-        super().__init__(domain, h, budget, batch_size)
+    def __init__(self, domain, h, budget, batch_size, exact_counts=False):
+        super().__init__(domain, h, budget, batch_size, exact_counts)
         self.node_limit = budget.node_limit
         # nodes this implementation generated, beyond-goal ones too
         self.work = 1
@@ -169,14 +180,32 @@ class DepthFirst(Order):
             if stack.top_is_goal():
                 self.generated, self.expanded = generated0 + w + 1, expanded0 + x
                 return archive.plan(stack.top("state"), stack.top("parent")), next_bound, "solved"
-            chunk = stack.pop_chunk(self._chunk_size(generated0 + w))  # stops before the first goal
-            offset = archive.add(chunk["state"], chunk["parent"], len(stack))
-            next_bound = min(next_bound, self._expand(stack, chunk, offset, bound))
+            top = stack.top("state"), stack.top("parent"), w, x      # T, for the exact counts
+            if self.work - generated0 - w >= generated0 + w + AHEAD_FLOOR:   # run-ahead spent
+                from la.search.dive import dive                      # loaded when used
+                plan, beyond, status, subtree = dive(self, stack, archive, bound, generated0,
+                                                     expanded0)
+                next_bound = min(next_bound, beyond)
+                if status is not None:
+                    return plan, next_bound, status
+            else:
+                chunk = stack.pop_chunk(self._chunk_size(generated0 + w))  # stops before a goal
+                offset = archive.add(chunk["state"], chunk["parent"], len(stack))
+                next_bound = min(next_bound, self._expand(stack, chunk, offset, bound))
+                subtree = None
+            if self.exact_counts and self._past_limit(stack, generated0):
+                from la.search.limit_counts import count_to_limit     # loaded when used
+                count_to_limit(self, archive, top, bound, generated0, expanded0, subtree)
+                return None, next_bound, "node limit"
             archive.drop_below(len(stack))
             if archive.large():
                 archive.compact(stack.parents())
             if self.budget.out_of_time(time.perf_counter()):
-                self.generated = generated0 + int(stack.top("w")) if len(stack) else self.work
+                if len(stack):          # the depth-first search's counts before its next node
+                    self.generated = generated0 + int(stack.top("w"))
+                    self.expanded = expanded0 + int(stack.top("x"))
+                else:
+                    self.generated = self.work
                 return None, next_bound, "time limit"
         # a whole iteration: the depth-first search generates every node too
         self.generated = self.work
@@ -192,8 +221,20 @@ class DepthFirst(Order):
         children = max(FIRST_CHILDREN, counted / AHEAD)
         if self.node_limit is not None:
             children = min(children, max(LAST_CHILDREN, (self.node_limit - counted) / LIMIT_AHEAD))
+        ahead = self.work - counted              # generated here, not yet by the depth-first search
+        if ahead > counted:                      # rare: the run-ahead cap (module docstring)
+            children = min(children, counted + AHEAD_FLOOR - ahead)
         branching = max(1.0, (self.work - 1) / max(self.expanded, 1))
-        return int(min(max(1.0, children / branching), self.batch_size))
+        most = min(self.batch_size, CHUNK_CELLS / (branching * self.domain.size))
+        return int(max(1.0, min(children / branching, most)))
+
+    def _past_limit(self, stack, generated0) -> bool:
+        """Whether the depth-first search has passed the node limit before the leftmost pending
+        node (or in the whole iteration)."""
+        if self.node_limit is None:
+            return False
+        counted = generated0 + int(stack.top("w")) + 1 if len(stack) else self.work
+        return counted > self.node_limit
 
     def _expand(self, stack, chunk, offset, bound) -> float:
         """Expand a chunk (in preorder); push its pending children in its place; the smallest f
@@ -217,8 +258,8 @@ class DepthFirst(Order):
         parent, move = parent.take(keep), move.take(keep)
         before, before_x = w_parents.take(parent) + pruned_before.take(keep), x_parents.take(parent)
         # what follows the last pending child flows onto the next node
-        if len(stack):
-            stack.add_to_top(int(w_parents[-1]) + int(pruned_before[-1])
+        if len(stack):                    # (a chunk may have no children: blocksworld's dead ends)
+            stack.add_to_top(int(w_parents[-1]) + (int(pruned_before[-1]) if len(f) else 0)
                              - (int(before[-1]) if len(keep) else 0),
                              int(x_parents[-1]) - (int(before_x[-1]) if len(keep) else 0))
         if len(keep):
@@ -233,8 +274,9 @@ class DepthFirst(Order):
         """The depth-first search stops the moment its count passes the limit, as the reference
         does.
 
-        `expanded` is then the count before the leftmost pending node: the reference may have
-        stopped a little before it, so only `generated` is exact here."""
+        Without `exact_counts`, `expanded` is then the count before the leftmost pending node (or
+        all the iteration expanded): the reference may have stopped a little before it, so only
+        `generated` is exact here."""
         self.generated, self.expanded = self.node_limit + 1, int(expanded)
         return None
 

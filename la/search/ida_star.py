@@ -42,15 +42,19 @@ class Nodes:
 
 def ida_star(domain, heuristic, start, node_limit=None, time_limit=None,
              batch_size: int = BATCH_SIZE, order: str = "depth-first",
-             progress=None) -> SearchResult:
+             progress=None, exact_counts: bool = False) -> SearchResult:
     """IDA* over batches of nodes; returns the plan from `start` to the goal and Korf's node counts.
 
     `order`: the goal order, how one iteration runs (module docstring). `progress`, if given, is
     called after every iteration as progress(bound, nodes generated in the iteration, nodes
-    generated so far, seconds so far)."""
+    generated so far, seconds so far). `exact_counts` (depth-first order): at the node limit,
+    `generated` = limit + 1 and `expanded` exactly the reference's, which stops the moment it
+    generates node limit + 1 (`la.search.limit_counts`); without it `expanded` may count a little
+    more."""
     began = time.perf_counter()
     budget = Budget(node_limit, time_limit, began)
-    search = order_class(order)(domain, incremental(heuristic, domain), budget, batch_size)
+    search = order_class(order)(domain, incremental(heuristic, domain), budget, batch_size,
+                                exact_counts)
     root_state = domain.validate(start)[None]
     h, carry = search.h.start(root_state)
     root = Nodes(root_state, h, carry, np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64))

@@ -15,6 +15,7 @@ import time
 
 import numpy as np
 
+from la.search import depth_first
 from la.search.depth_first import Order
 from la.search.ida_star import Nodes
 
@@ -47,9 +48,8 @@ class Shallowest(Order):
                 if batches:
                     batches.pop()
                 continue
-            depth = len(todo) - 1
-            batch, todo[-1] = (take(todo[-1], slice(self.batch_size)),
-                               take(todo[-1], slice(self.batch_size, None)))
+            depth, m = len(todo) - 1, self.chunk_size()
+            batch, todo[-1] = take(todo[-1], slice(m)), take(todo[-1], slice(m, None))
             batches.append(batch)
             children, beyond = self.expand(batch, depth + 1, bound)
             next_bound = min(next_bound, beyond)
@@ -61,6 +61,13 @@ class Shallowest(Order):
                 return self.plan(batches, children, goal[0]), next_bound, "solved"
             todo.append(children)
         return None, next_bound, None
+
+    def chunk_size(self) -> int:
+        """`batch_size` nodes, but children of at most CHUNK_CELLS state cells at the children per
+        expansion seen so far (a 255-pancake's 32,768 nodes have 8.3 M children of 255 cells)."""
+        branching = max(1.0, (self.generated - 1) / max(self.expanded, 1))
+        cells = depth_first.CHUNK_CELLS / (branching * self.domain.size)
+        return int(max(1, min(self.batch_size, cells)))
 
     def expand(self, batch: Nodes, g: int, bound: int):
         """The children of a batch with f <= bound, and the smallest f of those beyond it."""
