@@ -1,5 +1,5 @@
-"""Fuzzed records against their readers (`la.plots`, `la.experiments.merge`): committed records, each
-changed in one place (a value's type, NaN, Infinity, a huge integer, 1e308, a string, a null, a key
+"""Fuzzed records against their readers (`la.plots`, `la.experiments.merge`): committed records,
+each changed in one place (a value's type, NaN, Infinity, a huge integer, 1e308, a string, a null, a key
 dropped, a record duplicated), are either read as before or refused in one line naming the file,
 exit status 2; never a traceback, never a NaN or an absurd number drawn or merged. The readers run
 in this process (`main(argv)`), their figures built but not rendered (`style.save` is replaced by a

@@ -282,7 +282,7 @@ def main(argv=None) -> int:
                *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed,
                   **({} if args.run is None else {"run": args.run})},
-            args.resume, command, unit_shape=lambda unit: unit_shape("confidence", unit))
+            args.resume, command, unit_shape=lambda unit: unit_shape("confidence", unit, cfg))
     base = {"seed": args.seed, "config": cfg, "pdb_dir": pdb_dir}
     progress = lambda line: print(line, flush=True)                                     # noqa: E731
     networks = (*cfg.networks, *SIGMA_NETWORKS.values())

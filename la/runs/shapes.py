@@ -1,6 +1,6 @@
 """Results files: what a record must hold (`check_shape`, a small notation of JSON shapes) and
-reading one (`read_json`, `read_results`), so that a figure, a merge or a resume refuses a damaged or
-foreign file in one line naming it and the place in it, before any work starts.
+reading one (`read_json`, `read_results`), so that a figure, a merge or a resume refuses a damaged
+or foreign file in one line naming it and the place in it, before any work starts.
 
 Every number a shape names is checked to be finite and within `BIG` (JSON allows 1e308 and integers
 of any length; Python's reader also NaN and Infinity, which `read_json` refuses outright); `Range`,
@@ -87,7 +87,8 @@ class Where:
 
 
 class Records:
-    """A list of records of `shape`, each once: `key` unique, among `among` (if given); at most
+    """A list of records of `shape`, each once: `key` (a field, or a tuple of them) unique, among
+    `among` (if given); at most
     `most` of them, and exactly `most` if `complete` (a finished unit's tasks)."""
 
     def __init__(self, shape, key: str = "id", among=None, most: int | None = None,
@@ -98,12 +99,14 @@ class Records:
     def check(self, value, file: str, name: str) -> None:
         check_shape(value, [self.shape, ...], file, name)
         seen = set()
+        keys = self.key if isinstance(self.key, tuple) else (self.key,)
         for i, record in enumerate(value):
-            key = record[self.key]
+            key = tuple(record[k] for k in keys) if len(keys) > 1 else record[keys[0]]
             if key in seen:
-                raise ValueError(f"{file}: {name}[{i}].{self.key} {_short(key)} comes twice")
+                raise ValueError(f"{file}: {name}[{i}] comes twice "
+                                 f"(its {'/'.join(keys)} {_short(list(key))[:40]})")
             if self.among is not None and key not in self.among:
-                raise ValueError(f"{file}: {name}[{i}].{self.key} {_short(key)} is not one of "
+                raise ValueError(f"{file}: {name}[{i}].{keys[0]} {_short(key)} is not one of "
                                  f"this unit's")
             seen.add(key)
         if self.most is not None and (len(value) > self.most
@@ -212,3 +215,50 @@ def read_results(path, experiment: str, shape: dict) -> dict:
                          f"not {experiment!r}")
     check_shape(record, shape, file)
     return record
+
+
+# --- the records of a test unit: what `--resume` and the merge accept ---------------------------
+
+def _plan_fits(record: dict) -> bool:
+    """A solved task has a plan's cost, at least its optimal cost (h*: no plan is shorter); an
+    unsolved one none."""
+    return (record["cost"] is not None and record["cost"] >= record["optimal"]
+            if record["solved"] else record["cost"] is None)
+
+
+def search_record(node_limit: int | None = None, **more) -> Where:
+    """One task's record of a search (`la.search.ida_star` and the best-first searches): id,
+    optimal cost, solved, cost, generated nodes and seconds, and `more` fields. A search stops at
+    the first node past its limit, so `generated` is at most `node_limit` + 1."""
+    generated = whole() if node_limit is None else whole(0, node_limit + 1)
+    return Where({"id": whole(), "optimal": whole(), "solved": bool, "cost": whole(null=True),
+                  "generated": generated, "seconds": SECONDS, **more},
+                 _plan_fits, "has a cost that does not fit it (below the optimal cost, or solved "
+                             "without one, or unsolved with one)")
+
+
+def tested(record, ids, summarize=None, ordered: bool = False, **identity) -> Where:
+    """What a finished test unit holds: its `identity` (run, row, ...: `Is` each), the records of
+    exactly the tasks `ids` (`record`: each one's shape; in this order if `ordered`) and, if
+    `summarize` is given, the summary it makes of them (a tampered mean would otherwise enter the
+    table)."""
+    ids = list(ids)
+    records = Records(record, among=set(ids), most=len(ids), complete=True)
+    fields = {**{k: Is(v) for k, v in identity.items()}, "records": records}
+
+    def agrees(unit: dict) -> bool:
+        if ordered and [r["id"] for r in unit["records"]] != ids:
+            return False
+        made = summarize(unit["records"]) if summarize else {}
+        return all(unit.get(k) == v for k, v in made.items())
+    return Where(fields, agrees, "does not agree with its records (their order or their summary)")
+
+
+def tasks_shape(unit_shape):
+    """What a test unit's `tasks.json` (its records so far) must hold, from what its finished
+    `unit.json` holds (`tested`): the same records, perhaps fewer; None for a unit without."""
+    fields = unit_shape.shape if isinstance(unit_shape, Where) else unit_shape
+    records = fields.get("records") if isinstance(fields, dict) else None
+    if not isinstance(records, Records):
+        return None
+    return Records(records.shape, records.key, records.among, records.most)
