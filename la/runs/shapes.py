@@ -103,8 +103,9 @@ class Records:
         for i, record in enumerate(value):
             key = tuple(record[k] for k in keys) if len(keys) > 1 else record[keys[0]]
             if key in seen:
+                shown = "/".join(map(_short, key)) if len(keys) > 1 else _short(key)
                 raise ValueError(f"{file}: {name}[{i}] comes twice "
-                                 f"(its {'/'.join(keys)} {_short(list(key))[:40]})")
+                                 f"(its {'/'.join(keys)} {shown})")
             if self.among is not None and key not in self.among:
                 raise ValueError(f"{file}: {name}[{i}].{keys[0]} {_short(key)} is not one of "
                                  f"this unit's")
