@@ -229,3 +229,63 @@ def test_many_fuzzed_plot_records(seed, tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("seed", SLOW)
 def test_many_fuzzed_run_folders(seed, tmp_path, capsys, monkeypatch):
     merge_case(seed, tmp_path, capsys, monkeypatch, draw=True)
+
+
+def changed(record, path: str, value):
+    """`record` with the value at `path` ("table/1/subopt") replaced by `value` (or, if `value` is
+    TWICE, that list item duplicated)."""
+    record, keys = json.loads(json.dumps(record)), path.split("/")
+    parent = record
+    at = lambda place, key: int(key) if isinstance(place, list) else key        # noqa: E731
+    for key in keys[:-1]:
+        parent = parent[at(parent, key)]
+    last = at(parent, keys[-1])
+    if value is TWICE:
+        parent.insert(last, json.loads(json.dumps(parent[last])))
+    else:
+        parent[last] = value
+    return record
+
+
+TWICE = object()
+# The issue's examples of each class, one each: a NaN or 1e308 percentage drawn, a huge integer
+# that ends in a traceback, a record counted twice, a NaN copied into a merged record.
+PLOTS_KNOWN = [("--table3", "table/1/subopt", math.nan), ("--table3", "table/1/optimal", 1e308),
+               ("--baselines", "table/16/tasks", 10**400),
+               ("--diagnostics", "runs/run2/sigma_e_by_distance/15/1/distance", 10**400),
+               ("--efficiency", "table/0", TWICE), ("--confidence", "coverage/3/coverage", "0.4")]
+MERGE_KNOWN = [("suboptimality", "results.json", "generate_task/after/0/state/4", math.nan),
+               ("suboptimality", "results.json", "tests/1", TWICE),
+               ("suboptimality", "results.json", "tests/2/records/0/cost", -5),
+               ("efficiency", "results.json", "units/0/solved_test", math.inf),
+               ("efficiency", "results.json", "units/0", TWICE)]
+
+
+@pytest.mark.parametrize("option, path, value", PLOTS_KNOWN, ids=lambda v: str(v)[:30])
+def test_the_issues_plot_records_are_refused_in_one_line(option, path, value, tmp_path, capsys):
+    mutated = tmp_path / PLOTTED[option]
+    mutated.write_text(json.dumps(changed(json.loads((FIGURES / PLOTTED[option]).read_text()),
+                                          path, value)))
+    argv = [a for o, name in PLOTTED.items()
+            for a in (o, str(mutated if o == option else FIGURES / name))]
+    with pytest.MonkeyPatch.context() as patch:   # refused while reading: nothing is drawn
+        patch.setattr(style, "save", lambda fig, path: pytest.fail(f"drew {path}"))
+        assert run(plots.main, argv + ["--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and mutated.name in err, err
+
+
+@pytest.mark.parametrize("kind, name, path, value", MERGE_KNOWN, ids=lambda v: str(v)[:30])
+def test_the_issues_merge_records_are_refused_in_one_line(kind, name, path, value, tmp_path,
+                                                          capsys):
+    source, files = MERGED[kind]
+    folder = tmp_path / "run"
+    for file in files:
+        (folder / file).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(FIGURES / source / file, folder / file)
+    (folder / name).write_text(json.dumps(changed(json.loads((folder / name).read_text()), path,
+                                                  value)))
+    assert run(merge.main, [str(tmp_path / "out"), str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and name in err, err
+    assert not (tmp_path / "out").exists()
