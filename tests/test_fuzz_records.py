@@ -247,7 +247,7 @@ def changed(record, path: str, value):
     return record
 
 
-TWICE = object()
+TWICE = "(the item twice)"   # not a value: `changed` duplicates the list item there
 # The examples of each class, one each: a NaN or 1e308 percentage drawn, a huge integer
 # that ends in a traceback, a record counted twice, a NaN copied into a merged record.
 PLOTS_KNOWN = [("--table3", "table/1/subopt", math.nan), ("--table3", "table/1/optimal", 1e308),
