@@ -4,6 +4,7 @@ training and after a test unit cut short (and, in the slow tier, with two jobs, 
 before the arms made them), folders of single runs merged (of different arms refused), and bad
 input refused in one line (exit 2)."""
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -188,3 +189,59 @@ def test_bad_input_is_one_line_and_exit_2(argv, message, tmp_path, capsys):
     said = capsys.readouterr().err.strip()
     assert len(said.splitlines()) == 1 and message in said, said
     assert not (tmp_path / "x").exists()
+
+
+def _tasks(change):
+    """A tasks.json of the first four records, changed by `change(records)` in place."""
+    def tamper(records):
+        records = records[:4]
+        change(records)
+        return records
+    return tamper
+
+
+# (which file, how it is tampered with, what the one line must name)
+TAMPERED = [
+    ("tasks.json", _tasks(lambda r: r.append(dict(r[3]))), r"tasks\[4\] comes twice"),
+    ("tasks.json", _tasks(lambda r: r[1].update(id=QUICK.test_tasks)), r"tasks\[1\]\.id"),
+    ("tasks.json", _tasks(lambda r: r[2].update(cost="12")), r"tasks\[2\]\.cost"),
+    ("tasks.json", _tasks(lambda r: r[0].update(seconds=float("inf"))), "Infinity"),
+    ("tasks.json", _tasks(lambda r: r[0].update(generated=10**30)), r"tasks\[0\]\.generated"),
+    ("tasks.json", _tasks(lambda r: r[3].update(optimal=None)), r"tasks\[3\]\.optimal"),
+    ("tasks.json", _tasks(lambda r: r[0].update(generated=QUICK.test_node_limit + 2)),
+     r"tasks\[0\]\.generated"),
+    ("tasks.json", _tasks(lambda r: r[1].update(solved=True, cost=0, optimal=5)),
+     r"tasks\[1\] has a cost that does not fit"),
+    ("unit.json", lambda u: u.update(row="0.9"), "row"),
+    ("unit.json", lambda u: u.update(run=2), "run"),
+    ("unit.json", lambda u: u.update(subopt=-111.1), "does not agree with its records"),
+    ("unit.json", lambda u: u["records"].append(dict(u["records"][0])), r"records\[\d+\]"),
+    ("unit.json", lambda u: u["records"][5].update(sample=["x"]), r"records\[5\]\.sample"),
+]
+
+
+@pytest.mark.parametrize("name, tamper, field", TAMPERED)
+def test_a_resume_refuses_a_tampered_record_in_one_line_before_anything_is_appended(
+        quick, tmp_path, capsys, name, tamper, field):
+    """Issue 58 D: every record a resume would keep is checked against the unit's own settings
+    (its run and row, its tasks, the node limit) before any work: one line naming the file and
+    the field, exit status 2, the folder as it was."""
+    source, _ = quick
+    out = tmp_path / "cut"
+    shutil.copytree(source, out)
+    unit = out / "run1" / "test-0.5"
+    finished = json.loads((unit / "unit.json").read_text())
+    if name == "tasks.json":
+        (unit / "unit.json").unlink()
+        (out / "results.json").unlink()
+        (unit / "tasks.json").write_text(json.dumps(tamper(finished["records"])))
+    else:
+        tamper(finished)
+        (unit / "unit.json").write_text(json.dumps(finished))
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    capsys.readouterr()
+    assert run(ground_truth.main, ["--quick", "--jobs", "1", "--out", str(out), "--resume"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert len(said.splitlines()) == 1 and str(unit / name) in said, said
+    assert re.search(field, said), said
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

@@ -303,7 +303,7 @@ def main(argv=None) -> int:
     prepare(out, {"config": asdict(cfg), "seed": args.seed,
                   **({} if args.run is None else {"run": args.run}),
                   **({} if saved is None else {"networks": str(args.networks)})},
-            args.resume, command, unit_shape=lambda unit: unit_shape("confidence", unit))
+            args.resume, command, unit_shape=lambda unit: unit_shape("confidence", unit, cfg))
     base = {"seed": args.seed, "config": cfg, "pdb_dir": pdb_dir,
             **({} if saved is None else {"networks": str(args.networks)})}
     progress = lambda line: print(line, flush=True)                                     # noqa: E731

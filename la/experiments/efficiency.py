@@ -36,7 +36,7 @@ from la.runs.network import save_network
 from la.runs.progress import HEARTBEAT, Heartbeat
 from la.runs.runner import (add_run_options, mean_std, run_units, selected_runs, unit_progress,
                              unit_rng)
-from la.runs.shapes import NUMBER
+from la.runs.shapes import FRACTION, NUMBER, SECONDS, Is, Where, whole
 from la.runs.training import train
 from la.search import ida_star
 
@@ -48,6 +48,25 @@ PAPER = {"1": (100.0, 38.6), "2": (95.1, 48.2), "4": (61.8, 51.4), "6": (36.2, 3
 UNIT = {"run": int, "variant": str, "solved_train": NUMBER, "solved_test": NUMBER,
         "train_nodes": int, "train_seconds": NUMBER,
         "tests": [{"solved": int, "attempted": int, "nodes": int, "tasks": int}]}
+
+
+def unit_shape(cfg: "EfficiencyConfig", name: str) -> Where:
+    """What the unit `name` ("run3/GTP") of a run with configuration `cfg` holds: its own run and
+    variant, shares in 0..1, and one result per test set of cfg.test_tasks tasks, solved <=
+    attempted <= tasks, within the set's budget (a set starts no task past `test_budget` nodes,
+    and a task stops at the first node past `test_task_limit`)."""
+    run, variant = name.split("/")
+    budget = cfg.test_budget + cfg.test_task_limit + 1
+    test = Where({"solved": whole(), "attempted": whole(), "nodes": whole(0, budget),
+                  "tasks": Is(cfg.test_tasks)},
+                 lambda t: t["solved"] <= t["attempted"] <= t["tasks"],
+                 "has more tasks solved than attempted, or attempted than it has")
+    return Where({**UNIT, "run": Is(int(run.removeprefix("run"))), "variant": Is(variant),
+                  "solved_train": FRACTION, "solved_test": FRACTION, "train_nodes": whole(),
+                  "train_seconds": SECONDS, "tests": [test]},
+                 lambda u: len(u["tests"]) == cfg.test_sets and u["solved_test"] == float(
+                     np.mean([t["solved"] / t["tasks"] for t in u["tests"]])),
+                 f"does not hold one result per test set ({cfg.test_sets}) with their mean")
 
 
 @dataclass(frozen=True)
@@ -233,7 +252,7 @@ def main(argv=None) -> int:
             args.resume,
             command=["python", "-m", "la.experiments.efficiency",
                      *(argv if argv is not None else sys.argv[1:])],
-            unit_shape=UNIT)
+            unit_shape=lambda name: unit_shape(cfg, name))
     specs = [{"name": f"run{r}/{variant}", "run": r, "variant": variant, "seed": args.seed,
               "config": cfg}
              for r in runs for variant in cfg.variants()]

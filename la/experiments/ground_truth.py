@@ -27,6 +27,7 @@ from dataclasses import asdict, replace
 from la.domains.names import make_domain
 from la.experiments.ground_truth_audit import measure_unit, reference_unit, test_name
 from la.experiments.ground_truth_config import ADDED, ARMS, DOMAIN_NAMES, config_for
+from la.experiments.ground_truth_measures import subopt_summary
 from la.experiments.ground_truth_table import (calibration_gap, format_table, label_lines,
                                                results_record, write_results)
 from la.experiments.ground_truth_units import conformal_unit, test_unit, train_unit
@@ -37,6 +38,7 @@ from la.runs.folder import ROOT, prepare, provenance
 from la.runs.machine import machine
 from la.runs.progress import BuildProgress
 from la.runs.runner import add_run_options, run_units, selected_runs
+from la.runs.shapes import search_record, tested, whole
 
 NETWORKS = ("alpha", "mean")
 RUN_UNITS = {"alpha": {"run": int, "network": str}, "mean": {"run": int, "network": str},
@@ -44,10 +46,21 @@ RUN_UNITS = {"alpha": {"run": int, "network": str}, "mean": {"run": int, "networ
              "conformal": {"run": int, "rows": list}, "reference": {"run": int, "row": dict}}
 
 
-def unit_shape(unit: str) -> dict:
-    """What a finished unit must hold, checked before a resume (`la.runs.folder.prepare`)."""
-    last = unit.rsplit("/", 1)[-1]
-    return RUN_UNITS.get(last, {"run": int, "row": str, "records": list})
+def unit_shape(cfg, unit: str):
+    """What a finished unit of a run with configuration `cfg` must hold, checked before a resume
+    (`la.runs.folder.prepare`): a test row's unit its own run and row and the records of exactly
+    the run's test tasks, in order, each within the node limit, with the summary they make
+    (`la.runs.shapes.tested`; its tasks.json the same records, fewer)."""
+    run, last = unit.split("/")[0], unit.rsplit("/", 1)[-1]
+    if last in RUN_UNITS or not run.startswith("run"):
+        return RUN_UNITS.get(last, {"run": int})
+    rows = {test_name(row): row for row in [*cfg.rows(), cfg.reference]}
+    if last not in rows:
+        raise ValueError(f"{unit}: not a test row of this run's configuration")
+    record = search_record(cfg.test_node_limit, evaluated=whole(),
+                           sample=[whole(), ...])
+    return tested(record, range(cfg.test_tasks), subopt_summary, ordered=True,
+                  run=int(run.removeprefix("run")), row=rows[last])
 
 
 def parse_args(argv):
@@ -90,7 +103,7 @@ def main(argv=None) -> int:
                *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed,
                   **({} if args.run is None else {"run": args.run})}, args.resume, command,
-            unit_shape=unit_shape, added=ADDED)
+            unit_shape=lambda unit: unit_shape(cfg, unit), added=ADDED)
     base = {"seed": args.seed, "config": cfg, "networks": str(out),
             "pdb_dir": None if args.pdb_dir is None else str(args.pdb_dir)}
     progress = lambda line: print(line, flush=True)                                   # noqa: E731

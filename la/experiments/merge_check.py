@@ -11,7 +11,9 @@ from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
 
 from la.runs.folder import read_experiment, read_result, with_added
-from la.runs.shapes import MAYBE, NUMBER, check_shape
+from la.runs.shapes import (FRACTION, MAYBE, MAYBE_FRACTION, MAYBE_PERCENT, NUMBER, SECONDS,
+                             Range, Records, Where, check_shape, read_json, search_record, tested,
+                             whole)
 
 EXPERIMENTS = ("suboptimality", "efficiency", "confidence", "ground_truth")
 # computed by every folder
@@ -22,62 +24,134 @@ UNITS = {"efficiency": "units", "suboptimality": "tests", "confidence": "tests",
 
 # What the merge and the experiments' table functions read from each results.json (check_shape's
 # notation). "run" is a unit's run, null for a row no run owns (the baseline, GBFS classical).
-_RUN = (int, type(None))
-_SEARCH = {"id": int, "optimal": int, "solved": bool, "cost": MAYBE, "generated": int,
-           "seconds": NUMBER}
+_RUN = whole(1, null=True)
+_SEARCH = Records(search_record())                    # each task once, a cost no plan beats
+_MEAN = Range(0, null=True)                           # a mean over solved tasks, or null for none
+_SEED = whole(0, 2**32 - 1)
 SHAPES = {
-    "efficiency": {"seed": int, "config": {"runs": int}, "units": [{
-        "run": int, "variant": str, "solved_train": NUMBER, "solved_test": NUMBER,
-        "tests": [dict.fromkeys(("solved", "attempted", "tasks", "nodes"), int)]}]},
+    "efficiency": {"seed": _SEED, "config": {"runs": whole(1)}, "units": [{
+        "run": whole(1), "variant": str, "solved_train": FRACTION, "solved_test": FRACTION,
+        "tests": [Where(dict.fromkeys(("solved", "attempted", "tasks", "nodes"), whole()),
+                        lambda t: t["solved"] <= t["attempted"] <= t["tasks"],
+                        "has more tasks solved than attempted, or attempted than it has")]}]},
     "suboptimality": {
-        "domain?": str, "seed": int, "config": {"runs": int}, "table": [{"row": str}, ...],
-        "training": [{"run": int}, ...], "learning_curves": {"alpha?": list, "mean?": list},
-        "tests": [{"run": _RUN, "row": str, "tasks": int, "unsolved": int,
-                   "records": [_SEARCH, ...],
-                   **dict.fromkeys(("time", "generated", "subopt", "optimal"), MAYBE)}]},
+        "domain?": str, "seed": _SEED, "config": {"runs": whole(1)},
+        "table": Records({"row": str}, key="row"),
+        "training": [{"run": whole(1)}, ...], "learning_curves": {"alpha?": list, "mean?": list},
+        "tests": [Where(
+            {"run": _RUN, "row": str, "tasks": whole(), "unsolved": whole(), "records": _SEARCH,
+             "time": _MEAN, "generated": _MEAN, "subopt": _MEAN, "optimal": MAYBE_PERCENT},
+            lambda t: len(t["records"]) <= t["tasks"] and t["unsolved"] <= t["tasks"],
+            "holds more records, or unsolved tasks, than tasks")]},
     "confidence": {
-        "quick": bool, "seed": int, "config": {"runs": int}, "teacher": [{"run": int}, ...],
-        "training": [{"run": int, "network": str, "seconds": NUMBER,
-                      **dict.fromkeys(("in", "out_u", "out_w", "tau", "mae", "epochs"), MAYBE)},
-                     ...],
-        "tests": [{"run": _RUN, "name": str, "tasks": int, "solved": int,
-                   "records": [{**_SEARCH, "expanded": int, "status": str}, ...],
-                   **dict.fromkeys(("coverage", "cost", "generated"), MAYBE)}]},
+        "quick": bool, "seed": _SEED, "config": {"runs": whole(1)},
+        "teacher": [{"run": whole(1)}, ...],
+        "training": Records({"run": whole(1), "network": str, "seconds": SECONDS,
+                             **dict.fromkeys(("in", "out_u", "out_w", "mae", "epochs"), _MEAN),
+                             "tau": Range(-1, 1, null=True)}, key=("run", "network")),
+        "tests": [Where(
+            {"run": _RUN, "name": str, "tasks": whole(), "solved": whole(),
+             "records": Records(search_record(expanded=whole(), status=str)),
+             "coverage": MAYBE_FRACTION, "cost": _MEAN, "generated": _MEAN},
+            lambda t: len(t["records"]) <= t["tasks"] and t["solved"] <= t["tasks"],
+            "holds more records, or solved tasks, than tasks")]},
     "ground_truth": {
-        "quick": bool, "seed": int, "config": {"runs": int}, "arm?": str,
-        "training": [{"run": int, "network": str}, ...],
-        "measures": [{"run": int, "rows": [{"row": str, "held": NUMBER, "held_goal": NUMBER,
-                                           "guarantee": list}, ...],
+        "quick": bool, "seed": _SEED, "config": {"runs": whole(1)}, "arm?": str,
+        "training": [{"run": whole(1), "network": str}, ...],
+        "measures": [{"run": whole(1), "rows": [{"row": str, "held": FRACTION,
+                                                 "held_goal": FRACTION, "guarantee": list}, ...],
                       "labels": dict, "reliability": dict, "sigma_e": list}, ...],
-        "reference?": [{"run": int, "row": {"row": str, "held": NUMBER}}, ...],
-        "conformal?": [{"run": int, "rows": list}, ...],
-        "tests": [{"run": int, "row": str, "tasks": int, "unsolved": int,
-                   "records": [{**_SEARCH, "evaluated": int}, ...],
-                   **dict.fromkeys(("generated", "subopt", "optimal"), MAYBE)}, ...]},
+        "reference?": [{"run": whole(1), "row": {"row": str, "held": FRACTION}}, ...],
+        "conformal?": [{"run": whole(1), "rows": list}, ...],
+        "tests": [Where(
+            {"run": whole(1), "row": str, "tasks": whole(), "unsolved": whole(),
+             "records": Records(search_record(evaluated=whole())),
+             "generated": _MEAN, "subopt": _MEAN, "optimal": MAYBE_PERCENT},
+            lambda t: len(t["records"]) <= t["tasks"] and t["unsolved"] <= t["tasks"],
+            "holds more records, or unsolved tasks, than tasks"), ...]},
 }
-_CALIBRATION = [{"y_alpha_below_h_star": NUMBER, "h_admissible": NUMBER,
-                 "network_above_h_ad?": MAYBE}]
+_CALIBRATION = [{"y_alpha_below_h_star": FRACTION, "h_admissible": FRACTION,
+                 "network_above_h_ad?": MAYBE_FRACTION}]
+# A unit's kind alone, when its run's configuration is not at hand (`unit_shape` without `cfg`):
+# what the tables read of each, by type.
+_MAYBE, _SEARCHED = (int, float, type(None)), {"id": int, "optimal": int, "solved": bool,
+                                               "cost": (int, float, type(None)),
+                                               "generated": int, "seconds": (int, float)}
+_KINDS = {
+    "suboptimality": {"tests": {"run": (int, type(None)), "row": str, "tasks": int,
+                                "unsolved": int, "records": [_SEARCHED, ...],
+                                **dict.fromkeys(("time", "generated", "subopt", "optimal"),
+                                                _MAYBE)},
+                      "training": {"run": int}},
+    "confidence": {"tests": {"run": (int, type(None)), "name": str, "tasks": int, "solved": int,
+                             "records": [{**_SEARCHED, "expanded": int, "status": str}, ...],
+                             **dict.fromkeys(("coverage", "cost", "generated"), _MAYBE)},
+                   "teacher": {"run": int},
+                   "training": {"run": int, "network": str, "seconds": (int, float),
+                                **dict.fromkeys(("in", "out_u", "out_w", "tau", "mae", "epochs"),
+                                                _MAYBE)}},
+}
 
 
-def unit_shape(experiment: str, unit: str) -> dict:
+def unit_shape(experiment: str, unit: str, cfg=None, rows=()) -> dict:
     """What the finished unit `unit` of `experiment` ("run1/test-0.9", "md",
     "run2/search/dual-A40-softmax") must hold: the entry of results.json it becomes (`SHAPES`), so
     that a resumed run reads only units its tables can use (`la.runs.folder.prepare`).
     Suboptimality: a test row (the baseline's unit has no run folder), a calibration, else a
     training; confidence: a search row (GBFS classical has no run folder), a teacher, else a
-    network."""
-    shapes, last = SHAPES[experiment], unit.rsplit("/", 1)[-1]
+    network. Given the run's configuration `cfg` (and, for suboptimality, the `rows` it tests
+    besides cfg.rows()), a test row's unit is held to it (`test_row`)."""
+    last = unit.rsplit("/", 1)[-1]
+    tests = "/" not in unit or last.startswith("test-") or "/search/" in unit
+    if cfg is not None and tests and experiment in ("suboptimality", "confidence"):
+        return test_row(experiment, unit, cfg, rows)
     if experiment == "suboptimality":
         if last == "calibration":
             return {"run": int, "calibration": _CALIBRATION, "calibration_random?": _CALIBRATION}
-        return (shapes["tests"][0] if "/" not in unit or last.startswith("test-")
-                else shapes["training"][0])
+        return _KINDS[experiment]["tests" if tests else "training"]
     if experiment == "confidence":
         if last == "teacher":
-            return shapes["teacher"][0]
-        return (shapes["tests"][0] if "/" not in unit or "/search/" in unit
-                else shapes["training"][0])
-    return shapes["units"][0]
+            return _KINDS[experiment]["teacher"]
+        return _KINDS[experiment]["tests" if tests else "training"]
+    from la.experiments.efficiency import UNIT
+    return UNIT
+
+
+def test_row(experiment: str, unit: str, cfg, rows=()) -> Where:
+    """What a test row's unit of a run with configuration `cfg` holds (`la.runs.shapes.tested`):
+    its own run and row, the records of exactly its tasks, each within its node limit, and the
+    summary they make. The row is the one the unit's name says (`rows`: those besides
+    cfg.rows())."""
+    run = int(unit.split("/")[0].removeprefix("run")) if "/" in unit else None
+    if experiment == "confidence":
+        from la.experiments.confidence_table import summarize
+        # a best-first search checks its limit per expansion: no tighter bound on generated
+        record = search_record(None, expanded=whole(), status=str)
+        return tested(record, cfg.instances, summarize, run=run, name=_confidence_row(unit, cfg))
+    from la.experiments.suboptimality_table import summarize
+    if run is None:                                               # the baseline's unit
+        return tested(search_record(cfg.baseline_node_limit), cfg.baseline_instances, summarize,
+                      run=None, row=cfg.baseline_row)
+    last = unit.rsplit("/", 1)[-1].removeprefix("test-")
+    named = {("mean" if row == "N/A" else row.replace(" ", "-")): row
+             for row in [*cfg.rows(), *rows]}
+    if last not in named:
+        raise ValueError(f"{unit}: not a test row of this run's configuration")
+    return tested(search_record(cfg.test_node_limit), cfg.instances, summarize, run=run,
+                  row=named[last])
+
+
+def _confidence_row(unit: str, cfg) -> str:
+    """The name of the coverage row a confidence unit ("run2/search/dual-A40-softmax",
+    "classical", "hard-classical") tests (`la.experiments.confidence_search.search_specs`)."""
+    for row in cfg.rows():
+        if row.signal == "classical":
+            name = "classical" if row.block == "moderate" else f"{row.block}-classical"
+            if unit == name:
+                return row.name
+        elif unit.endswith(f"/search/{row.key}"):
+            return row.name
+    raise ValueError(f"{unit}: not a search row of this run's configuration")
 
 
 def settings_hash(settings: dict, added: dict | None = None) -> str:
@@ -132,11 +206,7 @@ def read_folder(folder: Path) -> dict:
     if not path.exists():
         raise ValueError(f"{folder} holds no finished run (no results.json): finish it with "
                          f"--resume first")
-    try:
-        record = json.loads(path.read_text())
-    except (OSError, ValueError, RecursionError) as error:      # UnicodeDecodeError is a ValueError
-        raise ValueError(f"{path}: not a readable results file "
-                         f"({' '.join(str(error).split())})") from None
+    record = read_json(path)               # no NaN or Infinity, which a merge would copy through
     if not isinstance(record, dict):
         raise ValueError(f"{path}: expected a JSON object of results, got {type(record).__name__}")
     kind = record.get("experiment")
@@ -206,8 +276,8 @@ def runs_of(folder: Path, about: dict, record: dict, path: Path) -> list:
 
 
 def check_units(record: dict, cfg, path: Path) -> None:
-    """What a shape cannot say: each unit's variant or row is one of the configuration's, and a
-    solved task has a cost and an optimal cost to divide by."""
+    """What a shape cannot say: each unit's variant or row is one of the configuration's, each
+    once in its run, and a solved task has a cost and an optimal cost to divide by."""
     kind = record["experiment"]
     if kind == "efficiency":
         allowed, key = cfg.variants(), "variant"
@@ -218,6 +288,7 @@ def check_units(record: dict, cfg, path: Path) -> None:
         if "baselines" in record:
             check_shape(record, {"conformal": [dict, ...]}, str(path))
     else:
+        check_shape(record["tests"], Records(dict, key=("run", "name")), str(path), "tests")
         return
     for i, unit in enumerate(record[UNITS[kind]]):
         if unit[key] not in allowed:
@@ -227,6 +298,7 @@ def check_units(record: dict, cfg, path: Path) -> None:
             if r["solved"] and not (isinstance(r["cost"], int) and r["optimal"] >= 1):
                 raise ValueError(f"{path}: {UNITS[kind]}[{i}].records[{j}] is solved without a "
                                  f"cost and an optimal cost of at least 1")
+    check_shape(record[UNITS[kind]], Records(dict, key=("run", key)), str(path), UNITS[kind])
 
 
 def read_calibrations(folder: Path, runs: list, cfg) -> list:

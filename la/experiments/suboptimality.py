@@ -212,6 +212,7 @@ def main(argv=None) -> int:
         optimal_heuristic(make_domain(cfg.domain), args.pdb_dir)
     command = ["python", "-m", "la.experiments.suboptimality",
                *(argv if argv is not None else sys.argv[1:])]
+    extra_rows = [] if bcfg is None else baselines.rows(bcfg, cfg.alphas)
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
                   **({} if args.run is None else {"run": args.run}),
                   **({} if args.rows is None else {"rows": tested}),
@@ -219,7 +220,7 @@ def main(argv=None) -> int:
                   **({} if args.labels == "plans" else {"labels": args.labels}),
                   **({} if bcfg is None else {"baselines": asdict(bcfg)}),
                   **({"only_baselines": True} if args.only_baselines else {})}, args.resume,
-            command, unit_shape=lambda unit: unit_shape("suboptimality", unit))
+            command, unit_shape=lambda unit: unit_shape("suboptimality", unit, cfg, extra_rows))
     base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg,
             "sampler": args.sampler, "baseline_networks": str(out),
             **({} if args.labels == "plans" else {"labels": args.labels}),

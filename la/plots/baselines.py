@@ -10,16 +10,18 @@ from la.plots import style
 from la.plots.records import read_record
 from la.plots.style import plt
 from la.plots.tables import table1_suboptimality
-from la.runs.shapes import NUMBER, check_shape
+from la.runs.shapes import FRACTION, NUMBER, Records, check_shape, whole
 
 SETS = {"held_out": "held-out states drawn like the calibration set",
         "test_plans": "states along the test tasks' optimal plans",
         "searched": "states IDA* evaluated"}
-_COVER = {"states": int, "conformal": NUMBER, "plain": NUMBER,
+_COVER = {"states": whole(), "conformal": FRACTION, "plain": FRACTION,
           # mean h: records since the uniform sample
           "mean_h_star?": NUMBER, "mean_h?": {"conformal": NUMBER, "plain": NUMBER}}
-CONFORMAL = [{"run": int, "rows": [{"alpha": NUMBER, "q": NUMBER, "z_alpha": NUMBER,
-                                    **dict.fromkeys(SETS, _COVER)}]}]
+CONFORMAL = Records({"run": whole(1), "rows": Records({"alpha": FRACTION, "q": NUMBER,
+                                                        "z_alpha": NUMBER,
+                                                        **dict.fromkeys(SETS, _COVER)},
+                                                       key="alpha")}, key="run")
 
 
 def read_all(paths: list) -> dict:

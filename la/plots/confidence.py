@@ -30,23 +30,30 @@ from la.heller.paper import BLOCKS
 from la.plots import style
 from la.plots.confidence_tables import tables
 from la.plots.style import or_nan, plt
-from la.runs.shapes import MAYBE, read_results
+from la.runs.shapes import (FRACTION, MAYBE_FRACTION, Nullable, Range, Records, read_results,
+                             whole)
 
-_OOD = {"network": str, "runs": int, "score": str, "paper": (dict, type(None)),
-        **dict.fromkeys(("in", "out_u", "out_w", "tau",
-                         "in_sd", "out_u_sd", "out_w_sd", "tau_sd"), MAYBE)}
+_OOD = {"network": str, "runs": whole(1), "score": str,
+        "paper": Nullable({"in?": FRACTION, "out_u?": FRACTION, "out_w?": FRACTION,
+                           "tau?": Range(-1, 1)}),
+        # a mean confidence (a share) or a mean σ (cost units): non-negative; Kendall's τ
+        **dict.fromkeys(("in", "out_u", "out_w", "in_sd", "out_u_sd", "out_w_sd", "tau_sd"),
+                        Range(0, null=True)), "tau": Range(-1, 1, null=True)}
 _NAME = (str, type(None))
 # Table 3's rows, their blocks and the spreads came later: a record from before them lacks these
 # keys.
-_COVERAGE = {"row": str, "signal": str, "queue": str, "method": str, "X": (int, type(None)),
-             "runs": int, "network?": _NAME, "block?": str, "change?": MAYBE, "change_se?": MAYBE,
-             **dict.fromkeys(("coverage", "coverage_sd", "generated", "generated_sd"), MAYBE)}
-_TABLE3 = {"block": str, "network": str, "runs": int,
-           **dict.fromkeys(("coverage", "change", "change_se"), MAYBE)}
-SHAPE = {"domain": str, "config": {"X": [int], "node_limit": int, "instances": [int],
-                                   "search_network": str, "blocks?": [str],
-                                   "hard_node_limit?": MAYBE},
-         "ood": [_OOD], "coverage": [_COVERAGE], "table3?": [_TABLE3, ...]}
+_CHANGE = Range(-1, 1, null=True)               # a change of coverage, a share of tasks
+_COVERAGE = {"row": str, "signal": str, "queue": str, "method": str, "X": whole(1, 100, True),
+             "runs": whole(1), "network?": _NAME, "block?": str, "change?": _CHANGE,
+             "change_se?": _CHANGE, "coverage": MAYBE_FRACTION, "coverage_sd": MAYBE_FRACTION,
+             **dict.fromkeys(("generated", "generated_sd"), Range(0, null=True))}
+_TABLE3 = {"row": str, "block": str, "network": str, "runs": whole(1), "coverage": MAYBE_FRACTION,
+           "change": _CHANGE, "change_se": _CHANGE}
+SHAPE = {"domain": str, "config": {"X": [whole(1, 100)], "node_limit": whole(1),
+                                   "instances": [whole()], "search_network": str,
+                                   "blocks?": [str], "hard_node_limit?": whole(1, null=True)},
+         "ood": Records(_OOD, key="network"), "coverage": Records(_COVERAGE, key="row"),
+         "table3?": Records(_TABLE3, key="row")}
 # an earlier run's record, kept
 ARCHIVE = re.compile(r"confidence_(?P<domain>[A-Za-z0-9-]+)_run(?P<run>[0-9]+)")
 COLOURS = {"softmax": "tab:blue", "sigma_e": "tab:orange", "sigma_a": "tab:green"}

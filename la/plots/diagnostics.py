@@ -13,19 +13,20 @@ from pathlib import Path
 
 from la.plots import style
 from la.plots.style import plt
-from la.runs.shapes import MAYBE, NUMBER, check_shape, read_results
+from la.runs.shapes import FRACTION, NUMBER, Range, check_shape, read_results, whole
 
 EPSILON = 1.0                 # GenerateTaskPrac's threshold on σ_e (paper §5, the 15-puzzle's ε)
 
-_DISTANCE = {"distance": int,
-             **dict.fromkeys(("mean", "q25", "median", "q75", "below_epsilon"), NUMBER)}
-_DECOMPOSED = {"states": int,
-               **dict.fromkeys(("bias", "error_sd", "mean_sigma_a", "sigma_scale"), NUMBER),
+_DISTANCE = {"distance": whole(1), "below_epsilon": FRACTION,
+             **dict.fromkeys(("mean", "q25", "median", "q75"), Range(0))}       # σ_e >= 0
+_DECOMPOSED = {"states": whole(1), "bias": NUMBER,
+               **dict.fromkeys(("error_sd", "mean_sigma_a", "sigma_scale"), Range(0)),
                "rows": [dict.fromkeys(("alpha", "observed", "without_bias",
-                                       "without_bias_sigma_rescaled"), NUMBER)]}
-_RUN = {"calibration_korf": _DECOMPOSED,
-        "buffer": {"sampled": int, "solved": int,
-                   "label_minus_h_star": {"mean": MAYBE, "optimal_labels": MAYBE},
+                                       "without_bias_sigma_rescaled"), FRACTION)]}
+_RUN = {"calibration_korf": _DECOMPOSED, "wunn_coverage_korf?": (dict, type(None)),
+        "buffer": {"sampled": whole(), "solved": whole(),
+                   "label_minus_h_star": {"mean": Range(null=True),
+                                          "optimal_labels": Range(null=True)},
                    "calibration": (dict, type(None))}}
 
 
@@ -40,7 +41,13 @@ def read_diagnostics(path) -> dict:
         check_shape(run, _RUN, file, f"runs.{name}")
         if not isinstance(run.get("sigma_e_by_distance"), dict):
             raise ValueError(f"{file}: runs.{name}.sigma_e_by_distance should be an object")
+        if run.get("wunn_coverage_korf"):
+            check_shape(run["wunn_coverage_korf"], {"covered": FRACTION}, file,
+                        f"runs.{name}.wunn_coverage_korf")
         for iteration, rows in run["sigma_e_by_distance"].items():
+            if not iteration.isdigit() or len(iteration) > 9:
+                raise ValueError(f"{file}: runs.{name}.sigma_e_by_distance has an entry "
+                                 f"{iteration[:20]!r}, not an iteration's number")
             check_shape(rows, [_DISTANCE], file, f"runs.{name}.sigma_e_by_distance.{iteration}")
         if run["buffer"]["calibration"] is not None:
             check_shape(run["buffer"]["calibration"], _DECOMPOSED, file,

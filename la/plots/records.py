@@ -3,37 +3,48 @@ each holds all that its figures read, in the right shape, or a one-line ValueErr
 and what is wrong."""
 import re
 
-from la.runs.shapes import MAYBE, NUMBER, check_shape, read_results
+from la.runs.shapes import (FRACTION, MAYBE_PERCENT, PERCENT, Range, Records, Where, check_shape,
+                             read_results, whole)
 
 # What the figures read from each results record: `read_record` checks it all before anything is
 # drawn (la.runs.shapes.check_shape explains the notation). Keep these in step with the figure
 # functions of `la.plots.tables` and `la.plots.generate_task`.
 _COLUMNS = ("subopt", "optimal", "generated")
-_CURVE_POINT = {"iteration": NUMBER,
-                **dict.fromkeys(("solved", "alpha", "beta", "task_steps", "buffer"), MAYBE)}
-_CALIBRATION = [{"runs": int,
-                 **dict.fromkeys(("alpha", "y_alpha_below_h_star", "y_alpha_below_h_star_sd",
-                                  "h_admissible"), NUMBER)}]
+_COLUMN = {"subopt": Range(0, null=True), "optimal": MAYBE_PERCENT,
+           "generated": Range(0, null=True)}                 # cost >= optimal: subopt >= 0
+_CURVE_POINT = {"iteration": whole(), "solved": whole(null=True), "alpha": Range(0, 1, null=True),
+                **dict.fromkeys(("beta", "task_steps", "buffer"), Range(0, null=True))}
+_CALIBRATION = Records({"runs": whole(1), "alpha": FRACTION,
+                        **dict.fromkeys(("y_alpha_below_h_star", "y_alpha_below_h_star_sd",
+                                         "h_admissible"), FRACTION)}, key="alpha")
+_CALIBRATION = Where(_CALIBRATION, bool, "is empty")
+# A row's tasks and the unsolved ones of each of its runs, where it has them (not the paper's rows
+# of a baselines record)
+_TABLE_ROW = Where({"row": str, "runs": whole(), "tasks?": whole(), "unsolved?": [whole(), ...],
+                    "paper": _COLUMN, **_COLUMN,
+                    **{c + "_sd": Range(0, null=True) for c in _COLUMNS}},
+                   lambda r: ("unsolved" not in r or "tasks" in r
+                              and all(u <= r["tasks"] for u in r["unsolved"])),
+                   "has more tasks unsolved than it has tasks")
 SHAPES = {
-    "efficiency": {"table": [{"variant": str, "runs": int, **dict.fromkeys(
+    "efficiency": {"table": Where(Records({"variant": str, "runs": whole(1), **dict.fromkeys(
         ("solved_train", "solved_train_sd", "solved_test", "solved_test_sd", "paper_solved_train",
-         "paper_solved_test"), NUMBER)}]},
+         "paper_solved_test"), PERCENT)}, key="variant"), bool, "is empty")},
     "suboptimality": {
-        "domain?": str, "config": {"alphas": [NUMBER]}, "title?": str,
+        "domain?": str, "config": {"alphas": [FRACTION]}, "title?": str,
         # The paper's values may be null: Table 3 has "?" (the 24-puzzle PDB's time) and rows it
         # lacks (blocksworld's baseline); a null is not drawn. Our own are null for a row that
         # solved nothing.
-        "table": [{"row": str, "runs": int, "paper": dict.fromkeys(_COLUMNS, MAYBE),
-                   **dict.fromkeys(_COLUMNS + tuple(c + "_sd" for c in _COLUMNS), MAYBE)}],
-        "calibration": _CALIBRATION, "calibration_states?": int,
+        "table": Where(Records(_TABLE_ROW, key="row"), bool, "is empty"),
+        "calibration": _CALIBRATION, "calibration_states?": whole(1),
         "calibration_random?": (list, type(None)),
         "learning_curves": {"alpha?": [[_CURVE_POINT, ...], ...],
                             "mean?": [[_CURVE_POINT, ...], ...]}},
 }
-GENERATE_TASK = {"epsilon": NUMBER, "start": [int], "sigma_e_after_update?": [NUMBER],
-                 "steps_after?": int,
-                 "before": [{"state": [int], "candidates": [[int]], "sigma_e": [NUMBER],
-                             "p": [NUMBER], "chosen": int}]}
+GENERATE_TASK = {"epsilon": Range(0), "start": [whole(0, 255)],
+                 "sigma_e_after_update?": [Range(0)], "steps_after?": whole(),
+                 "before": [{"state": [whole(0, 255)], "candidates": [[whole(0, 255)]],
+                             "sigma_e": [Range(0)], "p": [FRACTION], "chosen": whole()}]}
 
 
 def read_record(path, experiment: str) -> dict:
@@ -57,7 +68,7 @@ def _check_suboptimality(record: dict, file: str) -> None:
             raise ValueError(f"{file}: table has no row for α {alpha}, which config.alphas lists")
     if record.get("calibration_random"):
         check_shape(record["calibration_random"], _CALIBRATION, file, "calibration_random")
-        check_shape(record["config"], {"calibration_random": int}, file, "config")
+        check_shape(record["config"], {"calibration_random": whole(1)}, file, "config")
     task = record.get("generate_task")
     if not task:                                   # absent or null: Figure 1 is not drawn
         return

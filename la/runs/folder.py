@@ -23,7 +23,7 @@ from la.io import PARTIAL, remove_partial, write_json
 from la.runs.checkpoint import check_checkpoint
 from la.runs.cli import when_stopped
 from la.runs.lock import LOCK, hold, release
-from la.runs.shapes import check_shape
+from la.runs.shapes import check_shape, tasks_shape
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = "experiment.json"
@@ -142,7 +142,8 @@ def check_folder(out: Path, unit_shape=None) -> None:
     """ValueError naming the first damaged file under `out` and what to do; the files are only read.
 
     Checked: every unit's `unit.json` (a JSON object with a 'summary', see `read_result`, and of
-    `unit_shape` if given, as `prepare` says) and `tasks.json` (see `read_tasks`), every other JSON
+    `unit_shape` if given, as `prepare` says) and `tasks.json` (see `read_tasks`: the records
+    `unit_shape` gives a finished unit, `la.runs.shapes.tasks_shape`), every other JSON
     file and every .npz below the top level (by the reader `READERS` names for it: checkpoints with
     `la.runs.checkpoint.check_checkpoint`, a network's fit under way with
     `la.heller.fit_checkpoint.read`). A file `REMEDIES` names, such as a damaged Boot round's
@@ -166,11 +167,15 @@ def check_folder(out: Path, unit_shape=None) -> None:
             raise ValueError(f"{_one_line(error)}; {remedy}, then --resume again") from None
 
 
+def _strict(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def read_result(path: Path) -> dict:
     """A finished unit's `unit.json`: ValueError unless it is a JSON object with a one-line
-    'summary'."""
+    'summary' (and no NaN or Infinity)."""
     try:
-        result = json.loads(Path(path).read_text())
+        result = json.loads(Path(path).read_text(), parse_constant=_strict)
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
     if not is_result(result):
@@ -178,17 +183,20 @@ def read_result(path: Path) -> dict:
     return result
 
 
-def read_tasks(path: Path) -> list:
+def read_tasks(path: Path, shape=None) -> list:
     """An unfinished unit's `tasks.json`: ValueError unless it is a JSON list of task records, each
-    with an 'id'."""
+    with an 'id', and of `shape` if given (`la.runs.shapes.tasks_shape`: ids once and the unit's,
+    each field of its type and range)."""
     try:
-        records = json.loads(Path(path).read_text())
+        records = json.loads(Path(path).read_text(), parse_constant=_strict)
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
     if not (isinstance(records, list)
             and all(isinstance(r, dict) and isinstance(r.get("id"), int) for r in records)):
         raise ValueError(f"{path} is damaged "
                          "(not a list of task records, each with an integer 'id')")
+    if shape is not None:
+        check_shape(records, shape, str(path), "tasks")
     return records
 
 
@@ -222,7 +230,7 @@ def _check_file(path: Path, unit_shape=None) -> None:
         if unit_shape is not None:
             check_shape(result, unit_shape, str(path))
     elif path.name == TASKS:
-        read_tasks(path)
+        read_tasks(path, None if unit_shape is None else tasks_shape(unit_shape))
     elif path.suffix == ".json":
         try:
             json.loads(path.read_text())

@@ -1,0 +1,120 @@
+"""Issue 58 D: what each experiment describes of its units' records (`la.runs.shapes.tested`,
+`search_record`), held to the unit's own settings before a resume appends anything
+(`la.runs.folder.check_folder`): a unit of the suboptimality, confidence and efficiency experiments,
+made whole and then tampered with one field at a time, refused in one line naming the file and the
+field. (The ground-truth experiment's, through its command line: tests/test_ground_truth.py.)"""
+import json
+
+import pytest
+
+from la.experiments import efficiency
+from la.experiments.confidence_config import QUICK as CONFIDENCE
+from la.experiments.confidence_table import summarize as coverage_summary
+from la.experiments.merge_check import unit_shape
+from la.experiments.suboptimality_table import summarize
+from la.experiments.table1 import QUICK as TABLE1
+from la.io import write_json
+from la.runs.folder import check_folder
+
+
+def searched(ids, limit, **more):
+    """A record per task of `ids`, each solved at its optimal cost but the second (two moves
+    more)."""
+    return [{"id": i, "optimal": 40, "solved": True, "cost": 40 + 2 * (k == 1),
+             "generated": limit // 2, "seconds": 0.5, **more} for k, i in enumerate(ids)]
+
+
+def suboptimality_unit():
+    records = searched(TABLE1.instances, TABLE1.test_node_limit)
+    return {"run": 1, "row": "0.9", "records": records, **summarize(records), "summary": "done"}
+
+
+def confidence_unit(row):
+    cfg = CONFIDENCE["15-puzzle"]
+    records = searched(cfg.instances, cfg.node_limit, expanded=3, status="solved")
+    return {"run": 1, "row": {}, "name": row.name, "records": records,
+            **coverage_summary(records), "summary": "done"}
+
+
+def efficiency_unit():
+    tests = [{"solved": 20, "attempted": 25, "nodes": 1_000, "tasks": efficiency.QUICK.test_tasks}]
+    return {"run": 1, "variant": "GTP", "solved_train": 0.5, "solved_test": 20 / 30,
+            "train_nodes": 10, "train_seconds": 1.0, "tests": tests, "summary": "done"}
+
+
+ROW = next(r for r in CONFIDENCE["15-puzzle"].rows() if r.signal != "classical")
+CASES = {  # experiment: (the unit's folder, its unit.json, the shape its run describes it by)
+    "suboptimality": ("run1/test-0.9", suboptimality_unit,
+                      lambda name: unit_shape("suboptimality", name, TABLE1)),
+    "confidence": (f"run1/search/{ROW.key}", lambda: confidence_unit(ROW),
+                   lambda name: unit_shape("confidence", name, CONFIDENCE["15-puzzle"])),
+    "efficiency": ("run1/GTP", efficiency_unit,
+                   lambda name: efficiency.unit_shape(efficiency.QUICK, name)),
+}
+TAMPERED = [  # (experiment, how, what the line names)
+    ("suboptimality", lambda u: u.update(row="0.5"), "row is"),
+    ("suboptimality", lambda u: u.update(run=3), "run is"),
+    ("suboptimality", lambda u: u.update(subopt=-111.1), "does not agree with its records"),
+    ("suboptimality", lambda u: u["records"].append(dict(u["records"][0])), "records"),
+    ("suboptimality", lambda u: u["records"][0].update(id=10**6), r"records\[0\]\.id"),
+    ("suboptimality", lambda u: u["records"][1].update(cost=30), r"records\[1\] has a cost"),
+    ("suboptimality", lambda u: u["records"][1].update(generated=10**12),
+     r"records\[1\]\.generated"),
+    ("suboptimality", lambda u: u["records"][2].update(seconds="fast"), r"records\[2\]\.seconds"),
+    ("suboptimality", lambda u: u["records"][2].update(optimal=-4), r"records\[2\]\.optimal"),
+    ("suboptimality", lambda u: u["records"].pop(), "records"),
+    ("confidence", lambda u: u.update(name="dual A99"), "name is"),
+    ("confidence", lambda u: u.update(coverage=1.5), "does not agree"),
+    ("confidence", lambda u: u["records"][0].update(expanded=None), r"records\[0\]\.expanded"),
+    ("efficiency", lambda u: u.update(variant="4"), "variant is"),
+    ("efficiency", lambda u: u["tests"][0].update(solved=26), r"tests\[0\] has more"),
+    ("efficiency", lambda u: u["tests"].append(dict(u["tests"][0])), "one result per test set"),
+    ("efficiency", lambda u: u.update(solved_train=50.0), "solved_train"),
+    ("efficiency", lambda u: u["tests"][0].update(tasks=31), r"tests\[0\]\.tasks"),
+]
+
+
+def folder_with(tmp_path, name, unit, file="unit.json"):
+    write_json(tmp_path / "experiment.json",
+               {"settings": {"config": {}}, "command": "python -m la.experiments.x"})
+    (tmp_path / name).mkdir(parents=True, exist_ok=True)
+    (tmp_path / name / file).write_text(json.dumps(unit))
+    return tmp_path / name / file
+
+
+@pytest.mark.parametrize("experiment", CASES)
+def test_a_whole_unit_is_accepted(experiment, tmp_path):
+    name, made, shape = CASES[experiment]
+    folder_with(tmp_path, name, made())
+    check_folder(tmp_path, shape)
+
+
+@pytest.mark.parametrize("experiment, tamper, field", TAMPERED)
+def test_a_tampered_unit_is_refused_naming_the_file_and_the_field(experiment, tamper, field,
+                                                                   tmp_path):
+    name, made, shape = CASES[experiment]
+    unit = made()
+    tamper(unit)
+    path = folder_with(tmp_path, name, unit)
+    with pytest.raises(ValueError, match=field) as refused:
+        check_folder(tmp_path, shape)
+    assert str(path) in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_tasks_json_is_held_to_the_records_of_its_unit(tmp_path):
+    """An unfinished unit's records so far: fewer than its tasks, but each of the same shape."""
+    name, made, shape = CASES["suboptimality"]
+    records = made()["records"][:2]
+    folder_with(tmp_path, name, records, "tasks.json")
+    check_folder(tmp_path, shape)
+    path = folder_with(tmp_path, name, records + [dict(records[0])], "tasks.json")
+    with pytest.raises(ValueError, match=r"tasks\[2\] comes twice") as refused:
+        check_folder(tmp_path, shape)
+    assert str(path) in str(refused.value)
+    folder_with(tmp_path, name, [replace_cost(records[0], "52")], "tasks.json")
+    with pytest.raises(ValueError, match=r"tasks\[0\]\.cost should be an integer"):
+        check_folder(tmp_path, shape)
+
+
+def replace_cost(record, cost):
+    return {**record, "cost": cost}
