@@ -141,9 +141,9 @@ def test_too_few_file_descriptors_is_one_line(tmp_path):
 
 
 @pytest.mark.parametrize("error, line, status", [
-    (MemoryError("Unable to allocate 161. KiB for an array"),
-     "error: out of memory (Unable to allocate 161. KiB for an array): allow more memory "
-     "(ulimit -v), or ask for less", 1),
+    (MemoryError("Unable to allocate 161. KiB for an array"),        # la.solve says it itself
+     "not solved within the limits: out of memory (unable to allocate 161. KiB); a lower "
+     "--node-limit bounds it (see --help: memory)", 1),
     (OSError(errno.EMFILE, "Too many open files"),
      "error: Too many open files (the limit on open files, ulimit -n, is too low for this "
      "command)", 1),
@@ -156,6 +156,16 @@ def test_the_system_s_limits_are_one_line(monkeypatch, capsys, error, line, stat
     monkeypatch.setattr(solve, "ida_star", search)
     assert cli.run(solve.main, STATE) == status
     assert capsys.readouterr().err.strip().splitlines() == [line]
+
+
+def test_a_memory_error_outside_a_search_is_one_line(capsys):
+    """Any command: NumPy's MemoryError that nothing else catches ends in `la.runs.cli.run`."""
+    def command(argv):
+        raise MemoryError("Unable to allocate 161. KiB for an array")
+    assert cli.run(command, []) == 1
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "error: out of memory (Unable to allocate 161. KiB for an array): allow more memory "
+        "(ulimit -v), or ask for less"]
 
 
 # --- K. small inconsistencies ---------------------------------------------------------------------
