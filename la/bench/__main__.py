@@ -3,7 +3,7 @@
     python -m la.bench [--only search,nn,neural,focal,pdb,exact,features,confidence,startup]
                        [--quick] [--json]
 
-`--only tutorials` runs every tutorial (about half an hour; not in the default).
+`--only tutorials` runs every tutorial (about 8 minutes on a quiet 2-core machine; not by default).
 
 Speed targets live in the issues and are measured here, never in timed tests. Each section is a
 module of `la.bench` with `run(rng, quick) -> results` and `report(results) -> lines`. SIGTERM (a
