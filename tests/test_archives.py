@@ -1,6 +1,7 @@
-"""The run archives that left figures/ (figures/ARCHIVES.md): a run folder of Table 1's gap keeps
-only what something reads, figures/ stays within its budget, and with --slow every archive comes
-back from the commit the table names and holds what the table says its files were for."""
+"""The run archives that left figures/ (figures/ARCHIVES.md): a run folder of Table 1's gap, or of
+Table 2 at the paper's protocol, keeps only what something reads, figures/ stays within its budget,
+and with --slow every archive comes back from the commit its row names and holds what the section
+says its files were for."""
 import io
 import json
 import re
@@ -14,9 +15,26 @@ import pytest
 from la.experiments.suboptimality_table import learning_curves
 
 ROOT = Path(__file__).resolve().parents[1]
-GAP = "figures/table1-gap"
-ROWS = re.findall(r"^\| `(figures/[^`]+)/` \| [^|]+ \| `git checkout ([0-9a-f]{40}) -- \1` \|$",
-                  (ROOT / "figures" / "ARCHIVES.md").read_text(encoding="utf-8"), re.M)
+GAP, PAPER = "figures/table1-gap", "figures/efficiency-paper"
+ARCHIVES = (ROOT / "figures" / "ARCHIVES.md").read_text(encoding="utf-8")
+ROW = re.compile(r"^\| `(figures/[^`]+)/` \| (\d+) files, ([\d.]+) MB \| "
+                 r"`git checkout ([0-9a-f]{40}) -- \1` \|$", re.M)
+
+
+def section(title: str) -> str:
+    """The text of ARCHIVES.md's section `## title`, up to the next section ('' if it has none)."""
+    return "".join(part.removeprefix(title + "\n")
+                   for part in re.split(r"^## ", ARCHIVES, flags=re.M)
+                   if part.startswith(title + "\n"))
+
+
+def rows(text: str) -> list:
+    """(folder, commit) of each restore row of `text`."""
+    return [(folder, commit) for folder, _, _, commit in ROW.findall(text)]
+
+
+ROWS = rows(section("The archives"))                                 # Table 1's gap: one commit
+PAPER_ROWS = rows(section("Table 2's runs at the paper's protocol"))  # a commit per row
 MAX_FILES, MAX_BYTES = 400, 80_000_000          # figures/ outside unfinished/ (issue 54)
 REMOVED = re.compile(                            # the kinds of files the table says left
     r"run\d+/(alpha|mean)/(checkpoint\.npz|train_log\.json|snapshots/iter\d\d-(wunn|ffnn)\.npz)"
@@ -48,9 +66,21 @@ def run_of(folder: str) -> int:
     return int(re.fullmatch(r"run(\d+)", Path(folder).name)[1])
 
 
+def run_folders(pattern: str) -> list:
+    """The run folders `runK` with a record under ROOT/`pattern`, relative to ROOT."""
+    return sorted(str(p.parent.relative_to(ROOT)) for p in ROOT.glob(pattern)
+                  if re.fullmatch(r"run\d+", p.parent.name))
+
+
+def test_every_restore_row_is_in_one_of_the_two_sections():
+    named = [line for line in ARCHIVES.splitlines() if "| `git checkout " in line]
+    assert len(named) == len(ROW.findall(ARCHIVES)) == len(ROWS) + len(PAPER_ROWS) > 0
+    assert all(folder.startswith(GAP + "/") for folder, _ in ROWS)
+    assert all(folder.startswith(PAPER + "/") for folder, _ in PAPER_ROWS)
+
+
 def test_the_table_names_every_run_folder_once_with_one_commit():
-    folders = sorted(str(p.parent.relative_to(ROOT))
-                     for p in (ROOT / GAP).glob("*/run*/results.json"))
+    folders = run_folders(f"{GAP}/*/run*/results.json")
     assert sorted(path for path, _ in ROWS) == folders and len(folders) == 23
     assert len({commit for _, commit in ROWS}) == 1
 
@@ -79,17 +109,33 @@ def restore(commit: str, folder: str, into: Path) -> Path:
     return into / folder
 
 
-@pytest.mark.parametrize("folder, commit", ROWS,
-                         ids=[path.removeprefix(GAP + "/") for path, _ in ROWS])
-def test_an_archive_comes_back_from_its_commit(folder, commit, tracked, tmp_path, request):
+def restorable(folder: str, commit: str, request) -> None:
+    """Skip unless --slow, or in a shallow clone that lacks `commit`; fail if a full clone does."""
     if not request.config.getoption("--slow"):
         pytest.skip(f"restores {folder} from commit {commit} with git archive: run with --slow")
     if git("cat-file", "-e", f"{commit}^{{commit}}", check=False).returncode != 0:
-        pytest.skip(f"commit {commit} is not in this clone (a shallow one?): git fetch --unshallow")
-    whole, k = restore(commit, folder, tmp_path), run_of(folder)
-    names = sorted(str(p.relative_to(whole)) for p in whole.rglob("*") if p.is_file())
+        if git("rev-parse", "--is-shallow-repository").stdout.strip() == b"true":
+            pytest.skip(f"commit {commit} is not in this shallow clone: git fetch --unshallow")
+        pytest.fail(f"figures/ARCHIVES.md names commit {commit} for {folder}: no such commit")
+
+
+def files_of(whole: Path) -> list:
+    return sorted(str(p.relative_to(whole)) for p in whole.rglob("*") if p.is_file())
+
+
+def as_it_was(whole: Path, folder: str, tracked: list) -> None:
+    """Each file the tree keeps of `folder` is in the archive `whole`, byte for byte."""
     for name in (n.removeprefix(folder + "/") for n in tracked if n.startswith(folder + "/")):
-        assert (whole / name).read_bytes() == (ROOT / folder / name).read_bytes(), name  # as it was
+        assert (whole / name).read_bytes() == (ROOT / folder / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("folder, commit", ROWS,
+                         ids=[path.removeprefix(GAP + "/") for path, _ in ROWS])
+def test_an_archive_comes_back_from_its_commit(folder, commit, tracked, tmp_path, request):
+    restorable(folder, commit, request)
+    whole, k = restore(commit, folder, tmp_path), run_of(folder)
+    names = files_of(whole)
+    as_it_was(whole, folder, tracked)
     assert [n for n in names if not kept(n, k) and not REMOVED.fullmatch(n)] == []
     record = json.loads((whole / "results.json").read_text())
 
