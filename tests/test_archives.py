@@ -12,7 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from la.domains.names import make_domain
+from la.experiments import efficiency
+from la.experiments.merge_check import config_of
 from la.experiments.suboptimality_table import learning_curves
+from la.runs.network import load_network, network_encoding
 
 ROOT = Path(__file__).resolve().parents[1]
 GAP, PAPER = "figures/table1-gap", "figures/efficiency-paper"
@@ -40,6 +44,7 @@ REMOVED = re.compile(                            # the kinds of files the table 
     r"run\d+/(alpha|mean)/(checkpoint\.npz|train_log\.json|snapshots/iter\d\d-(wunn|ffnn)\.npz)"
     r"|run\d+/alpha/generate_task\.json|run\d+/[\w.-]+/(unit\.json|progress\.log)"
     r"|run\d+/test-[\w.-]+/tasks\.json|\w+\.png|results\.csv")
+PAPER_KEPT = ["experiment.json", "results.json"]  # what a Table 2 run folder keeps
 
 
 def kept(name: str, k: int) -> bool:
@@ -85,6 +90,11 @@ def test_the_table_names_every_run_folder_once_with_one_commit():
     assert len({commit for _, commit in ROWS}) == 1
 
 
+def test_table_2s_section_names_every_run_folder_once():
+    folders = run_folders(f"{PAPER}/run*/results.json")
+    assert sorted(path for path, _ in PAPER_ROWS) == folders and len(folders) >= 8
+
+
 def test_a_run_folder_keeps_only_what_is_read(tracked):
     for folder, _ in ROWS:
         inside = [n.removeprefix(folder + "/") for n in tracked if n.startswith(folder + "/")]
@@ -92,6 +102,12 @@ def test_a_run_folder_keeps_only_what_is_read(tracked):
         assert not extra, f"{folder} keeps what figures/ARCHIVES.md says it does not: {extra}"
         k = run_of(folder)
         assert {"results.json", "experiment.json", f"run{k}/calibration/unit.json"} <= set(inside)
+
+
+def test_a_table_2_run_folder_keeps_only_its_record_and_settings(tracked):
+    for folder, _ in PAPER_ROWS:
+        inside = sorted(n.removeprefix(folder + "/") for n in tracked if n.startswith(folder + "/"))
+        assert inside == PAPER_KEPT, f"{folder} keeps {inside}; figures/ARCHIVES.md: {PAPER_KEPT}"
 
 
 def test_figures_stays_within_its_budget(tracked):
@@ -151,3 +167,29 @@ def test_an_archive_comes_back_from_its_commit(folder, commit, tracked, tmp_path
     walk = json.loads((whole / f"run{k}" / "alpha" / "generate_task.json").read_text())
     assert record["generate_task"] == (walk if k == 1 else None)     # runs 2-10's: in no record
     assert (whole / f"run{k}" / "alpha" / "checkpoint.npz").is_file()
+
+
+@pytest.mark.parametrize("folder, commit", PAPER_ROWS,
+                         ids=[path.removeprefix(PAPER + "/") for path, _ in PAPER_ROWS])
+def test_a_table_2_archive_comes_back_from_its_commit(folder, commit, tracked, tmp_path, request):
+    restorable(folder, commit, request)
+    whole, k = restore(commit, folder, tmp_path / "archive"), run_of(folder)
+    as_it_was(whole, folder, tracked)
+    record = json.loads((whole / "results.json").read_text())
+    cfg = config_of(record, whole / "results.json")
+    networks = [f"run{k}/{variant}/network.npz" for variant in cfg.variants()]  # GTP, 1, ..., 10
+    assert len(networks) == 7 and files_of(whole) == sorted(PAPER_KEPT + networks + ["results.csv"])
+    removed = [whole / name for name in networks + ["results.csv"]]
+    said = {f: (int(count), mb) for f, count, mb, _ in ROW.findall(ARCHIVES)}[folder]
+    assert said == (len(removed), f"{sum(p.stat().st_size for p in removed) / 1e6:.2f}")
+    puzzle = make_domain("15-puzzle")
+    for name in networks:
+        net, about = load_network(whole / name, puzzle)      # Table 2's: single-output, 15-puzzle
+        assert net.n_out == 1 and net.n_in == network_encoding(about).size, name
+    # the CSV: what the experiment's writer makes of the record's units, whose table the record has
+    assert efficiency.table(cfg, record["units"]) == record["table"]
+    again = tmp_path / "again"
+    again.mkdir()
+    efficiency.write_results(again, cfg, record["seed"], record["table"], record["units"],
+                             {"command": record["command"]})
+    assert (whole / "results.csv").read_text() == (again / "results.csv").read_text()
