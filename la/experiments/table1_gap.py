@@ -22,10 +22,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import nct, pearsonr, spearmanr, t, ttest_1samp, wilcoxon
+from scipy.stats import pearsonr, spearmanr, wilcoxon
 
 from la.experiments.label_audit import LONG, columns
 from la.experiments.merge_check import SHAPES
+from la.experiments.paired import EFFECT, LEVEL, POWER, interval, seeds_needed
 from la.runs.cli import Parser, existing_folder, first_paragraph, run
 from la.runs.folder import ROOT
 from la.runs.shapes import read_results
@@ -206,35 +207,6 @@ def format_association(found: list, row: str = "0.9") -> str:
 
 
 # --- what three seeds can and cannot say ----------------------------------------------------------
-
-EFFECT = 4.0            # points of subopt %: about the gap between la's α = 0.9 (6.6 %) and the
-                        # paper's (2.5 %)
-POWER, LEVEL = 0.8, 0.05
-
-
-def interval(changes) -> tuple:
-    """(mean, 95 % t-interval low, high, paired t-test p) of per-seed changes; None for fewer than
-    2."""
-    x = np.asarray(changes, dtype=float)
-    if len(x) < 2:
-        return None
-    half = t.ppf(1 - LEVEL / 2, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))
-    return (float(x.mean()), float(x.mean() - half), float(x.mean() + half),
-            float(ttest_1samp(x, 0).pvalue))
-
-
-def seeds_needed(sd: float, effect: float = EFFECT, power: float = POWER,
-                 level: float = LEVEL) -> int:
-    """Seeds a two-sided paired t-test at `level` needs to detect a mean change `effect` with
-    `power`, when the per-seed changes have standard deviation `sd` (the noncentral t
-    distribution)."""
-    for n in range(2, 10_000):
-        df, shift = n - 1, effect / (sd / np.sqrt(n))
-        edge = t.ppf(1 - level / 2, df)
-        if nct.sf(edge, df, shift) + nct.cdf(-edge, df, shift) >= power:
-            return n
-    raise ValueError(f"no number of seeds below 10,000 detects {effect} points at sd {sd}")
-
 
 def control_spread(table: dict, row: str = "0.9") -> float | None:
     """The sample sd of the control's seeds at `row`, times √2: the sd of the change between two
