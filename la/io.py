@@ -87,9 +87,28 @@ def write_npz(path, arrays: dict) -> None:
     _atomic(path, lambda f: np.savez(f, **arrays), "wb")
 
 
+def _nested(value) -> bool:
+    return isinstance(value, (dict, list)) and len(value) > 0
+
+
+def dumps(obj, pad: str = "") -> str:
+    """JSON with one flat object or list per line: a dict or list holding another non-empty one is
+    spread over lines, indented by two spaces a level; one holding only numbers, strings and empty
+    containers is written on one line. A record of a thousand searches is then a thousand lines of
+    one search each, about half the size of `json.dumps(obj, indent=2)` and as easy to read."""
+    inner = pad + "  "
+    if isinstance(obj, dict) and any(map(_nested, obj.values())):
+        items = (f"{inner}{json.dumps(k if isinstance(k, str) else json.dumps(k))}: "
+                 f"{dumps(v, inner)}" for k, v in obj.items())      # keys as json.dumps writes them
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(obj, list) and any(map(_nested, obj)):
+        return "[\n" + ",\n".join(inner + dumps(v, inner) for v in obj) + "\n" + pad + "]"
+    return json.dumps(obj)
+
+
 def write_json(path, obj) -> None:
-    """JSON with two-space indentation, atomically."""
-    _atomic(path, lambda f: f.write(json.dumps(obj, indent=2) + "\n"), "w")
+    """JSON with one flat object or list per line (`dumps`), atomically."""
+    _atomic(path, lambda f: f.write(dumps(obj) + "\n"), "w")
 
 
 def write_text(path, text: str) -> None:
