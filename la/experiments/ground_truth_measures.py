@@ -75,6 +75,17 @@ def _children(exact, domain, ranks) -> np.ndarray:
     return np.concatenate(out)
 
 
+def _edges(exact, domain, states) -> tuple:
+    """Every move of `states` (no parent pruning): the parent's row and the child's rank, CHUNK
+    states expanded at a time."""
+    parents, children = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
+    for i in range(0, len(states), CHUNK):
+        parent, _, child = domain.expand(states[i:i + CHUNK])
+        parents.append(parent.astype(np.int64) + i)
+        children.append(exact.rank(child).astype(np.int64))
+    return np.concatenate(parents), np.concatenate(children)
+
+
 def optimal_plan_held(exact, h_star, domain, levels: dict, ok_of, starts,
                       goal: bool = False) -> np.ndarray:
     """Per start (bool (n,)): one of its optimal plans has ok on its |π*| states before the goal
@@ -92,8 +103,7 @@ def optimal_plan_held(exact, h_star, domain, levels: dict, ok_of, starts,
         if v == 0 and not goal:
             held = np.ones(len(ranks), dtype=bool)
         if v > 0:
-            parent, _, children = domain.expand(states)
-            child = exact.rank(children).astype(np.int64)
+            parent, child = _edges(exact, domain, states)
             below = levels[v - 1]
             at = np.minimum(np.searchsorted(below, child), max(len(below) - 1, 0))
             on = (h_star[child] == v - 1) & (below[at] == child) if len(below) else child < 0
