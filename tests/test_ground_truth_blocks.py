@@ -42,15 +42,19 @@ def test_packed_keys_round_trip_and_give_the_exact_cost():
 
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory):
-    """The 6-blocksworld, its PDB features, an untrained two-output FFNN on them (its bias set so
-    that h <= h* holds on some states and not on others), and every state's distance to the goal
-    by a plain breadth-first search."""
+    """The 6-blocksworld, its PDB features, a two-output FFNN on them whose mean is a positive
+    combination of the features (so that h <= h* holds along some optimal plans and not along
+    others), and every state's distance to the goal by a plain breadth-first search."""
     domain = Blocksworld(N)
     folder = tmp_path_factory.mktemp("pdb")
     encoding = BlockFeatures(domain, {"max": [load(BlockPattern(N, p), folder, lambda *a: None)
                                               for p in PATTERNS]})
-    net = FFNN(encoding.size, 8, 2, np.random.default_rng(3))
-    net.params["b2"] = np.array([0.8, -3.0])                 # μ about 8 moves, σ_a small
+    # μ = 10·(0.1 + Σ_k w_k x_k) over the scaled features x, w_k in [0, 0.35); σ_a constant
+    rng = np.random.default_rng(3)
+    net = FFNN(encoding.size, encoding.size, 2, rng)
+    net.params.update(W1=np.eye(encoding.size), b1=np.zeros(encoding.size),
+                      W2=np.stack([rng.uniform(0, 0.35, encoding.size), np.zeros(encoding.size)],
+                                  axis=1), b2=np.array([0.1, -2.0]))
     goal = tuple(int(v) for v in domain.goal)
     distance, frontier = {goal: 0}, [goal]
     while frontier:
@@ -94,7 +98,8 @@ def test_a_toy_network_measured_as_brute_force_measures_it(toy):
                 todo += optimal_children(domain, distance, s)
     assert {tuple(int(v) for v in s) for s in sets["dag"][0]} == on_plans
     realised = np.arange(len(starts)) % 3 == 0
-    for alpha in (0.9, 0.25):
+    held_shares = []
+    for alpha in (0.9, 0.5):
         h = LikelyAdmissible(net, encoding, alpha)
         y = lambda states: h.values(h.hidden(states))                      # noqa: E731
         measured = row_measures(domain, h, y, sets, starts, realised, alpha)
@@ -116,6 +121,14 @@ def test_a_toy_network_measured_as_brute_force_measures_it(toy):
                 assert entry[key] == pytest.approx(np.mean(mine))
                 assert entry["bound"] == pytest.approx(alpha ** entry["length"])
         assert measured["realised"] == pytest.approx(realised.mean())
+        held_shares += [measured["held"], measured["held_goal"]]
+    assert 0 < max(held_shares) < 1                                   # no trivial case either
+    # h raised at the goal alone: `held` leaves the goal out, `held_goal` counts it
+    h = LikelyAdmissible(net, encoding, 0.9)
+    lifted = row_measures(domain, lambda s: h(s) + domain.is_goal(s), None, sets, starts,
+                          realised, 0.9)
+    plain = row_measures(domain, h, None, sets, starts, realised, 0.9)
+    assert lifted["held"] == plain["held"] > 0 and lifted["held_goal"] == 0
     floor = row_measures(domain, PDBHeuristic(encoding, encoding.floor_columns), None, sets,
                          starts, realised, None)
     assert all(floor[name]["coverage"] == 1 for name in ("uniform", "plan", "dag"))
@@ -151,8 +164,12 @@ def test_bad_input_is_refused_in_one_line_with_nothing_written(tmp_path, capsys)
     refused(["--run", "9"], capsys, out, "no run 9")
     refused(["--networks", str(tmp_path)], capsys, out, "no network for run 1")
     record = json.loads(RECORD.read_text())
-    record["tests"] = [t for t in record["tests"] if t["row"] != "N/A"]
     damaged = tmp_path / "damaged.json"
+    shuffled = json.loads(json.dumps(record))
+    shuffled["tests"][1]["records"].reverse()
+    damaged.write_text(json.dumps(shuffled))
+    refused(["--record", str(damaged)], capsys, out, f"row {shuffled['tests'][1]['row']} of run 1")
+    record["tests"] = [t for t in record["tests"] if t["row"] != "N/A"]
     damaged.write_text(json.dumps(record))
     refused(["--record", str(damaged)], capsys, out, "row N/A of run 1")
     record["experiment"] = "efficiency"
