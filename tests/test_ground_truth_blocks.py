@@ -1,7 +1,7 @@
-"""`python -m la.experiments.ground_truth_blocks`: packed keys and their exact cost; a toy network on
-the 6-blocksworld measured by brute force (plain Python distances from the goal, every optimal plan
-enumerated one state at a time); the table over any number of runs; bad input refused in one line
-(exit 2) with nothing written; and, in the slow tier, run 1 of Table 3 measured end to end."""
+"""`python -m la.experiments.ground_truth_blocks`: packed keys and their exact cost; a toy network
+on the 6-blocksworld measured by brute force (plain Python distances from the goal, every optimal
+plan enumerated one state at a time); the table over any number of runs; bad input refused in one
+line (exit 2) with nothing written; and, in the slow tier, run 1 of Table 3 measured end to end."""
 import functools
 import json
 from pathlib import Path
@@ -139,7 +139,8 @@ def test_the_table_averages_any_number_of_runs():
     cfg = gtb.BlocksTruthConfig((0.9,))
     def row(name, c, y):
         return {"row": name, "uniform": {"coverage": c, "y_coverage": y},
-                "dag": {"coverage": c / 2, "y_coverage": y}, "plan": {"coverage": c, "y_coverage": y},
+                "dag": {"coverage": c / 2, "y_coverage": y},
+                "plan": {"coverage": c, "y_coverage": y},
                 "held": c, "held_goal": c, "bound": None if y is None else 0.5, "realised": 0.25}
     measures = [{"run": r, "rows": [row("0.9", c, c), row("N/A", c, c), row(REFERENCE, 1.0, None)]}
                 for r, c in ((1, 0.2), (2, 0.4), (3, 0.9))]

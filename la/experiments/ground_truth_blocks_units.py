@@ -1,6 +1,6 @@
-"""The 15-blocksworld's ground truth (`la.experiments.ground_truth_blocks`): the states measured, their
-exact h* (`la.domains.blocksworld_cost`), and one run of Table 3's networks measured on them, the
-unit `run<r>/measure`.
+"""The 15-blocksworld's ground truth (`la.experiments.ground_truth_blocks`): the states measured,
+their exact h* (`la.domains.blocksworld_cost`), and one run of Table 3's networks measured on them,
+the unit `run<r>/measure`.
 
 The ground-truth experiment's measurements (`la.experiments.ground_truth_measures`) index h* by the
 perfect rank of an exact table. The 15-blocksworld has 65,573,803,186,921 states, too many for a
@@ -73,14 +73,15 @@ def test_starts(ids) -> np.ndarray:
 def state_sets(domain, starts, sample: int, seed: int) -> dict:
     """What every row is measured on: `sample` uniform states (goal left out), the states of one
     optimal plan per start (rules (1)-(2), Table 3's calibration states), and the optimal DAG's
-    levels (h* -> sorted keys) and its non-goal states; each set as (states, h*)."""
+    levels (h* -> sorted keys), its moves and its non-goal states; each set as (states, h*)."""
     packed = PackedStates(domain.size)
     cost = ExactCost(packed)
     levels = gm.optimal_dag(packed, cost, domain, starts)
     dag = np.concatenate([levels[v] for v in sorted(levels) if v > 0])
     return {"uniform": uniform_blocksworld(domain.size, sample, unit_rng(seed, *UNIFORM_KEY)),
             "plan": plan_states([optimal_plan(s) for s in starts]),
-            "dag": (packed.unrank(dag), cost[dag]), "levels": levels}
+            "dag": (packed.unrank(dag), cost[dag]), "levels": levels,
+            "moves": gm.optimal_moves(packed, domain, levels)}
 
 
 def row_heuristics(spec: dict, row: str) -> tuple:
@@ -107,7 +108,8 @@ def row_measures(domain, h, y, sets: dict, starts, realised, alpha) -> dict:
     cost = ExactCost(packed)
     held, held_goal = (gm.optimal_plan_held(packed, cost, domain, sets["levels"],
                                             lambda s: chunked(h, s) <= cost[packed.rank(s)],
-                                            starts, goal) for goal in (False, True))
+                                            starts, goal, sets["moves"])
+                       for goal in (False, True))
     length, realised = optimal_cost(starts), np.asarray(realised, dtype=bool)
     result.update(held=float(held.mean()), held_goal=float(held_goal.mean()),
                   realised=float(realised.mean()),
