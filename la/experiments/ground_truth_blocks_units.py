@@ -70,16 +70,20 @@ def test_starts(ids) -> np.ndarray:
     return np.array([by_id[i] for i in ids], dtype=np.uint8)
 
 
-def state_sets(domain, starts, sample: int, seed: int) -> dict:
+def state_sets(domain, starts, sample: int, seed: int, progress=lambda line: None) -> dict:
     """What every row is measured on: `sample` uniform states (goal left out), the states of one
     optimal plan per start (rules (1)-(2), Table 3's calibration states), and the optimal DAG's
     levels (h* -> sorted keys), its moves and its non-goal states; each set as (states, h*)."""
     packed = PackedStates(domain.size)
     cost = ExactCost(packed)
+    progress(f"drawing {sample:,} uniform states")
+    uniform = uniform_blocksworld(domain.size, sample, unit_rng(seed, *UNIFORM_KEY))
+    progress(f"walking the optimal plans of the {len(starts)} test tasks down from h* "
+             f"{int(cost[packed.rank(starts)].max())}")
     levels = gm.optimal_dag(packed, cost, domain, starts)
     dag = np.concatenate([levels[v] for v in sorted(levels) if v > 0])
-    return {"uniform": uniform_blocksworld(domain.size, sample, unit_rng(seed, *UNIFORM_KEY)),
-            "plan": plan_states([optimal_plan(s) for s in starts]),
+    progress(f"{len(dag):,} states on optimal plans; finding their optimal moves")
+    return {"uniform": uniform, "plan": plan_states([optimal_plan(s) for s in starts]),
             "dag": (packed.unrank(dag), cost[dag]), "levels": levels,
             "moves": gm.optimal_moves(packed, domain, levels)}
 
@@ -130,7 +134,7 @@ def measure_unit(spec: dict, out: Path, verbose: bool) -> dict:
     progress = unit_progress(out / spec["name"], spec["name"], verbose)
     domain, ids = make_domain(cfg.domain), [t["id"] for t in spec["realised"][REFERENCE]]
     starts = test_starts(ids)
-    sets = state_sets(domain, starts, cfg.sample, spec["seed"])
+    sets = state_sets(domain, starts, cfg.sample, spec["seed"], progress)
     progress(f"{len(sets['uniform'][1]):,} uniform states, {len(sets['plan'][1]):,} on one "
              f"optimal plan per task, {len(sets['dag'][1]):,} on every optimal plan of the "
              f"{len(starts)} test tasks")
