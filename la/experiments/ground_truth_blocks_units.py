@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from la import data
-from la.domains.blocksworld_cost import optimal_cost, optimal_plan
+from la.domains.blocksworld_cost import (blocked, optimal_cost, optimal_plan, smallest_below,
+                                         well_placed)
 from la.domains.names import make_domain
 from la.experiments import ground_truth_measures as gm
 from la.experiments.ground_truth_audit import chunked
@@ -27,6 +28,7 @@ from la.rivals.calibration import plan_states, uniform_blocksworld
 from la.runs.runner import unit_progress, unit_rng
 
 BITS = 4               # bits per support: 0 (the table) .. 15
+CHUNK = 1 << 14        # states expanded per NumPy call: (CHUNK, N, N + 1) int64 move codes
 UNIFORM_KEY = (0, 1)   # the uniform states' stream: run 0 is no run's, so the same in every run;
                        # Table 3's uniform calibration states are its first draws (same seed)
 REFERENCE = "max-PDB"  # Table 3's admissible floor h_ad alone: h <= h* must hold on every state
@@ -70,22 +72,64 @@ def test_starts(ids) -> np.ndarray:
     return np.array([by_id[i] for i in ids], dtype=np.uint8)
 
 
+def optimal_steps(domain, states) -> tuple:
+    """The moves that lower h* by one, by the rule's terms of the moved block alone: (parent row,
+    child) of each.
+
+    A move takes a clear block b onto dst (a clear block or the table, 0). Nothing stands on b and
+    nothing will stand on it, so no other block's home or blocked status changes, and h* changes
+    by b's terms: [b not home] + [b blocked] after the move, minus before. After it, b is home
+    when dst = b - 1 is home (the table for b = 1), and blocked when not home with a block
+    smaller than b at or below dst."""
+    N, parents, children = domain.size, [], []
+    for i in range(0, len(states), CHUNK):
+        part = states[i:i + CHUNK]
+        home, low, stuck = well_placed(part), smallest_below(part), blocked(part)   # (n, N)
+        parent, move = domain.successors(part)
+        b, _, dst = domain.decode(move)
+        under = np.maximum(dst - 1, 0)                          # dst's column (the table: unused)
+        before = ~home[parent, b - 1] + stuck[parent, b - 1].astype(np.int64)
+        home_after = (dst == b - 1) & ((dst == 0) | home[parent, under])
+        low_after = np.where(dst == 0, N + 1, np.minimum(dst, low[parent, under]))
+        after = ~home_after + (~home_after & (low_after < b)).astype(np.int64)
+        keep = after == before - 1
+        parents.append(parent[keep] + i)
+        children.append(domain.apply(part, parent[keep], move[keep]))
+    return (np.concatenate(parents or [np.empty(0, dtype=np.int64)]),
+            np.concatenate(children or [np.empty((0, N), dtype=np.uint8)]))
+
+
+def optimal_dag(domain, starts) -> tuple:
+    """The optimal DAG of `starts` (`la.experiments.ground_truth_measures.optimal_dag`'s levels,
+    h* -> sorted keys) and its moves (`optimal_moves`' form), walked down by `optimal_steps`."""
+    packed = PackedStates(domain.size)
+    keys, h_star = packed.rank(starts), optimal_cost(starts)
+    levels, moves, above = {}, {}, np.empty((0, domain.size), dtype=np.uint8)
+    for v in range(int(h_star.max()), -1, -1):
+        parent, children = optimal_steps(domain, above)
+        child = packed.rank(children)
+        levels[v] = np.unique(np.concatenate([child, keys[h_star == v]]))
+        if v + 1 in levels:
+            moves[v + 1] = (parent, np.searchsorted(levels[v], child))
+        above = packed.unrank(levels[v])
+    return levels, moves
+
+
 def state_sets(domain, starts, sample: int, seed: int, progress=lambda line: None) -> dict:
     """What every row is measured on: `sample` uniform states (goal left out), the states of one
     optimal plan per start (rules (1)-(2), Table 3's calibration states), and the optimal DAG's
     levels (h* -> sorted keys), its moves and its non-goal states; each set as (states, h*)."""
     packed = PackedStates(domain.size)
-    cost = ExactCost(packed)
     progress(f"drawing {sample:,} uniform states")
     uniform = uniform_blocksworld(domain.size, sample, unit_rng(seed, *UNIFORM_KEY))
     progress(f"walking the optimal plans of the {len(starts)} test tasks down from h* "
-             f"{int(cost[packed.rank(starts)].max())}")
-    levels = gm.optimal_dag(packed, cost, domain, starts)
+             f"{int(optimal_cost(starts).max())}")
+    levels, moves = optimal_dag(domain, starts)
     dag = np.concatenate([levels[v] for v in sorted(levels) if v > 0])
-    progress(f"{len(dag):,} states on optimal plans; finding their optimal moves")
+    progress(f"{len(dag):,} states on optimal plans")
     return {"uniform": uniform, "plan": plan_states([optimal_plan(s) for s in starts]),
-            "dag": (packed.unrank(dag), cost[dag]), "levels": levels,
-            "moves": gm.optimal_moves(packed, domain, levels)}
+            "dag": (packed.unrank(dag), ExactCost(packed)[dag]), "levels": levels,
+            "moves": moves}
 
 
 def row_heuristics(spec: dict, row: str) -> tuple:
