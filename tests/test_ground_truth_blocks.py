@@ -14,7 +14,7 @@ from la.domains.blocksworld_cost import optimal_cost
 from la.domains.blocksworld_uniform import uniform_states
 from la.experiments import ground_truth_blocks as gtb
 from la.experiments.ground_truth_blocks_units import (REFERENCE, ExactCost, PackedStates,
-                                                      row_measures, state_sets)
+                                                      optimal_steps, row_measures, state_sets)
 from la.features.blocksworld import BlockFeatures
 from la.heuristics.likely_admissible import LikelyAdmissible
 from la.heuristics.pdb import PDBHeuristic
@@ -38,6 +38,20 @@ def test_packed_keys_round_trip_and_give_the_exact_cost():
     assert (ExactCost(packed)[keys] == optimal_cost(states)).all()
     with pytest.raises(ValueError, match="1..15 blocks"):
         PackedStates(16)
+
+
+def test_the_optimal_steps_are_the_children_one_move_cheaper():
+    """On 15 blocks, against every child's h* by the rule."""
+    domain = Blocksworld(15)
+    states = uniform_states(15, 300, np.random.default_rng(2))
+    parent, children = optimal_steps(domain, states)
+    every_parent, _, every_child = domain.expand(states)
+    cheaper = optimal_cost(every_child) == optimal_cost(states)[every_parent] - 1
+    packed = PackedStates(15)
+    assert (sorted(zip(parent.tolist(), packed.rank(children).tolist()))
+            == sorted(zip(every_parent[cheaper].tolist(),
+                          packed.rank(every_child[cheaper]).tolist())))
+    assert len(parent) >= len(states) - (optimal_cost(states) == 0).sum()   # one at least each
 
 
 @pytest.fixture(scope="module")
