@@ -63,7 +63,7 @@ class ExactCost:
         return chunked(lambda k: optimal_cost(self.packed.unrank(k)), keys).astype(np.int64)
 
 
-def test_starts(ids) -> np.ndarray:
+def table3_starts(ids) -> np.ndarray:
     """Table 3's 15-blocksworld test tasks with these ids (`la.data.blocksworld50_15`), (n, 15)."""
     by_id = {i.id: i.state for i in data.blocksworld50_15()}
     missing = [i for i in ids if i not in by_id]
@@ -177,7 +177,7 @@ def measure_unit(spec: dict, out: Path, verbose: bool) -> dict:
     cfg, run = spec["config"], spec["run"]
     progress = unit_progress(out / spec["name"], spec["name"], verbose)
     domain, ids = make_domain(cfg.domain), [t["id"] for t in spec["realised"][REFERENCE]]
-    starts = test_starts(ids)
+    starts = table3_starts(ids)
     sets = state_sets(domain, starts, cfg.sample, spec["seed"], progress)
     progress(f"{len(sets['uniform'][1]):,} uniform states, {len(sets['plan'][1]):,} on one "
              f"optimal plan per task, {len(sets['dag'][1]):,} on every optimal plan of the "
