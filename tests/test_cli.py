@@ -142,7 +142,7 @@ COMMANDS = ("la.solve", "la.pdb.__main__", "la.data.make_test_sets",
             "la.experiments.confidence",
             "la.experiments.label_audit", "la.experiments.confidence_pilot",
             "la.experiments.merge", "la.experiments.table1_gap", "la.experiments.ground_truth",
-            "la.experiments.bounded")
+            "la.experiments.bounded", "la.experiments.ground_truth_blocks")
 
 
 @pytest.mark.parametrize("module", COMMANDS)

@@ -5,6 +5,7 @@ the 8-puzzle in tests/test_ground_truth_measures.py.
     coverage_by          the fraction with h <= h* (paper §3: P(y^α <= y | x) = α), in all and by
                          a key (h*, the distance to the training data), optionally weighted
     optimal_dag          the states on some optimal plan of each start: the h*-layered DAG
+    optimal_moves        the DAG's moves, each a parent and a child index one level down
     optimal_plan_held    per start: does one optimal plan have h <= h* on every one of its |π*|
                          states before the goal (and, with goal=True, at the goal too)? The event
                          behind the paper's α^|π*| (§3), and α^(|π*| + 1)
@@ -75,31 +76,52 @@ def _children(exact, domain, ranks) -> np.ndarray:
     return np.concatenate(out)
 
 
+def _edges(exact, domain, states) -> tuple:
+    """Every move of `states` (no parent pruning): the parent's row and the child's rank, CHUNK
+    states expanded at a time."""
+    parents, children = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
+    for i in range(0, len(states), CHUNK):
+        parent, _, child = domain.expand(states[i:i + CHUNK])
+        parents.append(parent.astype(np.int64) + i)
+        children.append(exact.rank(child).astype(np.int64))
+    return np.concatenate(parents), np.concatenate(children)
+
+
+def optimal_moves(exact, domain, levels: dict) -> dict:
+    """h* value v > 0 -> (parent, child) of every move one step down the optimal DAG
+    (`optimal_dag`): the parent's index in levels[v], the child's in levels[v - 1] (h* = v - 1)."""
+    moves = {}
+    for v in sorted(levels):
+        if v == 0:
+            continue
+        parent, child = _edges(exact, domain, exact.unrank(levels[v]))
+        below = levels[v - 1]
+        at = np.minimum(np.searchsorted(below, child), max(len(below) - 1, 0))
+        on = below[at] == child if len(below) else child < 0
+        moves[v] = (parent[on], at[on])
+    return moves
+
+
 def optimal_plan_held(exact, h_star, domain, levels: dict, ok_of, starts,
-                      goal: bool = False) -> np.ndarray:
+                      goal: bool = False, moves: dict | None = None) -> np.ndarray:
     """Per start (bool (n,)): one of its optimal plans has ok on its |π*| states before the goal
     (goal=True: on all its |π*| + 1 states).
 
     `ok_of(states)` -> bool per state (h <= h*). Dynamic programming from the goal up: a state is
     good if it is ok and is the goal or has an optimal child that is good; without `goal` the goal
     counts as good whatever its h (A* with one goal state never compares the goal's h; IDA*'s goal
-    test g + h <= bound does, hence both)."""
+    test g + h <= bound does, hence both). `moves`: the DAG's `optimal_moves`, found if None."""
+    moves = optimal_moves(exact, domain, levels) if moves is None else moves
     good = {}
     for v in sorted(levels):
         ranks = levels[v]
-        states = exact.unrank(ranks)
-        held = np.asarray(ok_of(states), dtype=bool) if len(ranks) else np.zeros(0, dtype=bool)
+        held = (np.asarray(ok_of(exact.unrank(ranks)), dtype=bool) if len(ranks)
+                else np.zeros(0, dtype=bool))
         if v == 0 and not goal:
             held = np.ones(len(ranks), dtype=bool)
         if v > 0:
-            parent, _, children = domain.expand(states)
-            child = exact.rank(children).astype(np.int64)
-            below = levels[v - 1]
-            at = np.minimum(np.searchsorted(below, child), max(len(below) - 1, 0))
-            on = (h_star[child] == v - 1) & (below[at] == child) if len(below) else child < 0
-            child_good = np.zeros(len(child), dtype=bool)
-            child_good[on] = good[v - 1][at[on]]
-            held &= np.bincount(parent[child_good], minlength=len(ranks)) > 0
+            parent, child = moves[v]
+            held &= np.bincount(parent[good[v - 1][child]], minlength=len(ranks)) > 0
         good[v] = held
     start_ranks = exact.rank(np.asarray(starts)).astype(np.int64)
     start_h = h_star[start_ranks].astype(np.int64)
