@@ -5,6 +5,7 @@ H from the training data, bad arguments refused in one line, `python -m la.plots
 redrawing from the results file (an earlier run's record too; the figure across domains), the
 spreads over runs, the paper's Tables 2 and 3 as transcribed, and the budget pilot."""
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -561,3 +562,36 @@ def test_the_summary_across_domains_is_the_committed_records_mcnemar_tests():
             assert (verdict in ("holds", "reversed")) == (p < 0.05), (key, domain, cell)
             checked += 1
     assert checked >= 25
+
+
+SWEEP_ROWS = ("hard: dual A40", "hard: dual A80", "hard: dual PA20", "hard: dual PA80")
+
+
+def test_the_hard_block_sweep_is_the_committed_records():
+    """Every line of figures/README.md's table of the 24-pancake's hard block at seven budgets is
+    what the committed records give: coverage of GBFS with the gap heuristic and of the dual base,
+    and each row's change with its se and McNemar's p (852 nodes: the three runs' own record)."""
+    from la.experiments.confidence_table import change, mcnemar
+    text = (ROOT / "figures" / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("#### The 24-pancake's hard block at seven budgets"):]
+    lines = [line for line in section[:section.index("\n#")].splitlines()
+             if re.match(r"^\| [\d,]+ \|", line)]
+    assert len(lines) == 7
+    for line in lines:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        nodes = int(cells[0].replace(",", ""))
+        path = (ROOT / "figures" / ("confidence_24-pancake.json" if nodes == 852 else
+                                    f"confidence-sweep_24-pancake/hard-{nodes}.json"))
+        record = json.loads(path.read_text(encoding="utf-8"))
+        assert record["config"]["hard_node_limit"] == nodes
+        by = {}
+        for t in record["tests"]:
+            by.setdefault(t["name"], []).append(t)
+        covered = [100 * sum(u["solved"] for u in by[name]) / sum(u["tasks"] for u in by[name])
+                   for name in ("hard: GBFS classical", "hard: dual base")]
+        assert cells[1:3] == [f"{c:.1f}" for c in covered], line
+        for row, cell in zip(SWEEP_ROWS, cells[3:]):
+            mean, _, se = change(by[row], by["hard: dual base"])
+            p = mcnemar(by[row], by["hard: dual base"])["p"]
+            quoted = f"{100 * mean:+.1f} (se {100 * se:.1f}, {p_text(p)})".replace("-", "−")
+            assert cell == quoted, (nodes, row)
