@@ -36,7 +36,7 @@ from la.experiments.trained import check_networks, trained_network
 from la.io import write_json
 from la.runs.cli import (Parser, existing_file, existing_folder, first_paragraph, integer,
                          pdb_folder, run)
-from la.runs.folder import ROOT, prepare, provenance
+from la.runs.folder import ROOT, as_recorded, prepare, provenance
 from la.runs.runner import add_run_options, mean_std, run_units
 from la.runs.shapes import FRACTION, read_results, whole
 
@@ -152,8 +152,8 @@ def main(argv=None) -> int:
     out = args.out or ROOT / "results" / "ground-truth-15-blocksworld"
     command = ["python", "-m", "la.experiments.ground_truth_blocks",
                *(argv if argv is not None else sys.argv[1:])]
-    prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": str(args.networks),
-                  "record": str(args.record)}, args.resume, command,
+    prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": as_recorded(args.networks),
+                  "record": as_recorded(args.record)}, args.resume, command,
             unit_shape={"run": int, "rows": list, "states": dict})
     print(f"ground truth on the {DOMAIN}: Table 3's runs {runs} measured against the exact cost, "
           f"results in {out}", flush=True)
@@ -161,8 +161,8 @@ def main(argv=None) -> int:
         {**base, "name": f"run{r}/measure", "run": r, "realised": realised[r]} for r in runs],
         out, args.jobs, lambda line: print(line, flush=True))
     record = {"experiment": "ground_truth_blocks", "domain": DOMAIN, "seed": args.seed,
-              "config": asdict(cfg), "runs": runs, "record": str(args.record),
-              "networks": str(args.networks), **provenance(out),
+              "config": asdict(cfg), "runs": runs, "record": as_recorded(args.record),
+              "networks": as_recorded(args.networks), **provenance(out),
               "table": table(cfg, measures), "measures": measures}
     write_json(out / "results.json", record)
     print(format_table(record["table"]))

@@ -33,7 +33,7 @@ from la.runs.shapes import read_results
 
 CONTROL = "control"
 # the order; others after
-ORDER = (CONTROL, "budget-x2", "budget-x4", "ceiling", "batched", "sampler")
+ORDER = (CONTROL, "budget-x2", "budget-x4", "ceiling", "batched", "sampler", "oracle")
 ROWS = ("0.9", "0.5", "N/A")               # the rows every arm tests
 ALPHA0 = 0.99                              # α at the start of training (paper §5)
 

@@ -206,6 +206,17 @@ def is_result(result) -> bool:
     return isinstance(result, dict) and isinstance(result.get("summary"), str)
 
 
+def as_recorded(path) -> str:
+    """A path as a record keeps it: relative to the project when it lies inside (the defaults, the
+    committed networks), so that a record names no folder of the machine it was made on; else as
+    given."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(ROOT.resolve())) if path.is_absolute() else str(path)
+    except ValueError:
+        return str(path)
+
+
 def provenance(out: Path) -> dict:
     """The command and commit that started the run in `out`, and every command that resumed it (see
     `prepare`)."""
