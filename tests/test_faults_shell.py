@@ -89,6 +89,36 @@ def test_sigterm_while_an_experiment_draws_its_figures_says_how_to_finish(tmp_pa
     assert partials(out) == [] and not (out / "figure.png").exists()
 
 
+@pytest.mark.parametrize("command", [["la.solve", *STATE],
+                                     ["la.experiments.efficiency", "--quick", "--out", "OUT"],
+                                     ["la.plots", "--out", "OUT"]])
+def test_sigterm_while_a_command_loads_says_so_and_writes_nothing(tmp_path, command):
+    """SIGTERM during the imports (a NumPy that sends it as it loads): one line, status 143."""
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "__init__.py").write_text(
+        "import os, signal, time\nos.kill(os.getpid(), signal.SIGTERM)\ntime.sleep(60)\n",
+        encoding="utf-8")
+    out = tmp_path / "out"
+    argv = [str(out) if a == "OUT" else a for a in command]
+    done = subprocess.run([sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 143 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"terminated: python -m {command[0]} was stopped while "
+                                        "starting, before it wrote anything; run the same "
+                                        "command again"]
+    assert not out.exists()
+
+
+def test_sigterm_once_a_command_has_loaded_is_its_own_again():
+    """`run` takes SIGTERM over from the loading's handler and leaves the default behind it."""
+    script = ("import signal, la; from la.runs.stops import run; "
+              "signal.signal(signal.SIGTERM, la.stopped_while_starting); "
+              "assert run(lambda argv: 0) == 0; print(signal.getsignal(signal.SIGTERM) == 0)")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.strip() == "True", done.stderr              # SIG_DFL
+
+
 # --- H-J. the terminal, the tools, the system's limits --------------------------------------------
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])

@@ -3,9 +3,12 @@ import codecs
 import contextlib
 import errno
 import os
+import signal
 import sys
+import threading
 import unicodedata
 
+import la
 from la.io import WriteError
 from la.runs.processes import Terminated, terminated_raises
 
@@ -19,6 +22,9 @@ def run(main, argv=None) -> int:
     terminal cannot show (an α on an ASCII stdout) is spelled out (`readable`)."""
     global _advice
     _advice = None
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGTERM) is la.stopped_while_starting):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)   # loaded: its line no longer holds
     readable(sys.stdout)
     readable(sys.stderr)
     try:
