@@ -13,8 +13,6 @@ import contextlib
 import json
 import shlex
 import subprocess
-import zipfile
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +21,7 @@ from la.io import PARTIAL, remove_partial, write_json
 from la.runs.checkpoint import check_checkpoint
 from la.runs.cli import when_stopped
 from la.runs.lock import LOCK, hold, release
+from la.runs.persist import read_arrays
 from la.runs.shapes import check_shape, tasks_shape
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -239,16 +238,7 @@ def _check_file(path: Path, unit_shape=None) -> None:
     elif path.name in READERS:
         READERS[path.name](path)
     elif path.suffix == ".npz":
-        try:
-            data = np.load(path, allow_pickle=False)
-            if not isinstance(data, np.lib.npyio.NpzFile):
-                raise ValueError("a single array, not an .npz archive")
-            with data:
-                for key in data.files:
-                    data[key]                   # reads the array, so a damaged one shows here
-        except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error) as error:
-            raise ValueError(f"{path} is damaged "
-                             f"(not a readable .npz: {_one_line(error)})") from None
+        read_arrays(path)                  # "<path>: not a readable .npz archive (<why>)"
 
 
 def _unit_folder(path: Path, out: Path) -> Path | None:
