@@ -259,7 +259,7 @@ def test_an_array_whose_own_header_lies_about_its_size_is_refused_naming_it(shap
 # --- a damaged file, for every reader of .npz (issue 58 gaps, item 5) -----------------------------
 
 def _readers():
-    """Every reader of an .npz in la, each taking a path (the PDB cache's is tests/test_pdb.py's)."""
+    """Every reader of an .npz in la, each taking a path (the PDB cache's: tests/test_pdb.py)."""
     from la.experiments.confidence_search import thresholds
     from la.experiments.confidence_config import Row
     from la.rivals.optimal_labels import load_records
