@@ -4,7 +4,7 @@ The core is the paper's method, and all a student needs to read: `import la.lear
 these modules (with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical,
 then code (neither blank, nor comment, nor docstring); tests/test_layout.py checks the list.
 
-    la                                   89    30  this map; one BLAS thread, one rounding, SIGTERM
+    la                                   89    31  this map; one BLAS thread, one rounding, SIGTERM
     la.buffer                            64    33  the memory buffer (§4)
     la.config                           148    83  LearnConfig: Alg. 2's constants; per domain (§5)
     la.domains                           15     0
@@ -72,9 +72,9 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 # (AVX2, AVX-512) follow the CPU and differ in the last bit, which can change a rounded h, a search,
 # and all training after it. So la fixes both to what every x86-64 CPU with AVX2 and FMA runs
 # (LA_NATIVE_NUMERICS=1: the CPU's own, other numbers).
-# Linux's CPU flags
-with open("/proc/cpuinfo" if os.path.exists("/proc/cpuinfo") else os.devnull) as _cpu:
-    # the first CPU's
+# Linux's CPU flags, the first CPU's
+with open("/proc/cpuinfo" if os.path.exists("/proc/cpuinfo") else os.devnull,
+          encoding="utf-8") as _cpu:
     _flags = set(next((line for line in _cpu if line.startswith("flags")), "").split())
 NUMERICS_PINNED = (os.environ.get("LA_NATIVE_NUMERICS") != "1" and os.uname().machine == "x86_64"
                    and {"avx2", "fma"} <= _flags)

@@ -125,7 +125,7 @@ def read_experiment(out: Path) -> dict:
     path = Path(out) / MARKER
     remedy = "it records the run's settings: restore it, or start again with another --out"
     try:
-        record = json.loads(path.read_text())
+        record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)}); {remedy}") from None
     if not (isinstance(record, dict) and isinstance(record.get("settings"), dict)
@@ -174,7 +174,7 @@ def read_result(path: Path) -> dict:
     """A finished unit's `unit.json`: ValueError unless it is a JSON object with a one-line
     'summary' (and no NaN or Infinity)."""
     try:
-        result = json.loads(Path(path).read_text(), parse_constant=_strict)
+        result = json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=_strict)
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
     if not is_result(result):
@@ -187,7 +187,7 @@ def read_tasks(path: Path, shape=None) -> list:
     with an 'id', and of `shape` if given (`la.runs.shapes.tasks_shape`: ids once and the unit's,
     each field of its type and range)."""
     try:
-        records = json.loads(Path(path).read_text(), parse_constant=_strict)
+        records = json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=_strict)
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
     if not (isinstance(records, list)
@@ -232,7 +232,7 @@ def _check_file(path: Path, unit_shape=None) -> None:
         read_tasks(path, None if unit_shape is None else tasks_shape(unit_shape))
     elif path.suffix == ".json":
         try:
-            json.loads(path.read_text())
+            json.loads(path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
             raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
     elif path.name in READERS:
