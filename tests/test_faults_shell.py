@@ -157,17 +157,30 @@ def test_a_full_stdout_is_one_line_and_a_nonzero_status(tmp_path):
     assert "Traceback" not in done.stderr
 
 
-def test_too_few_file_descriptors_is_one_line(tmp_path):
-    """`ulimit -n 12`: the workers' pipes cannot be made."""
+def test_too_few_file_descriptors_is_one_line_naming_the_folder_and_resume(tmp_path):
+    """`ulimit -n 12`: the workers' pipes cannot be made once the folder holds its experiment.json;
+    the line says where the run is kept and the command that goes on from it."""
     def limit():
         resource.setrlimit(resource.RLIMIT_NOFILE, (12, 12))
-    done = subprocess.run([sys.executable, "-m", "la.experiments.efficiency", "--quick", "--jobs",
-                           "2", "--out", str(tmp_path / "out")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, preexec_fn=limit)
+    out = tmp_path / "out"
+    argv = ["-m", "la.experiments.efficiency", "--quick", "--jobs", "2", "--out", str(out)]
+    done = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, preexec_fn=limit)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == (
         "error: Too many open files (the limit on open files, ulimit -n, is too low for this "
-        "command)")
+        f"command); the units done so far are kept in {out}; to continue: python {' '.join(argv)} "
+        "--resume")
+
+
+def test_a_limit_of_the_system_met_opening_a_named_file_is_the_limit_s_line(tmp_path, capsys):
+    """EMFILE or ENOMEM naming the file it stopped: the system's limit, status 1, not bad input."""
+    def command(argv):
+        raise OSError(errno.EMFILE, "Too many open files", str(tmp_path / "x.json"))
+    assert cli.run(command, []) == 1
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "error: Too many open files (the limit on open files, ulimit -n, is too low for this "
+        "command)"]
 
 
 @pytest.mark.parametrize("error, line, status", [

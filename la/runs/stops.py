@@ -42,10 +42,13 @@ def run(main, argv=None) -> int:
         return 2
     except MemoryError as error:
         detail = f" ({' '.join(str(error).split())})" if str(error) else ""
-        print(f"error: out of memory{detail}: allow more memory (ulimit -v), or ask for less",
-              file=sys.stderr)
+        print(f"error: out of memory{detail}: allow more memory (ulimit -v), or ask for less"
+              f"{_kept()}", file=sys.stderr)
         return 1
     except OSError as error:
+        if error.errno in LIMITS:            # a limit of the system, whatever file it stopped
+            print(f"error: {error.strerror} ({LIMITS[error.errno]}){_kept()}", file=sys.stderr)
+            return 1
         if error.filename is not None:
             print(f"error: {file_error(error)}", file=sys.stderr)
             return 2
@@ -55,9 +58,6 @@ def run(main, argv=None) -> int:
             _silence_stdout()
             print(f"error: cannot write the output ({error.strerror or error})", file=sys.stderr)
             return 2
-        if error.errno in LIMITS:
-            print(f"error: {error.strerror} ({LIMITS[error.errno]})", file=sys.stderr)
-            return 1
         raise                                # names no file: not the place but a bug, so keep its
                                              # traceback
     except KeyboardInterrupt:
@@ -81,6 +81,12 @@ def when_stopped(advice: str) -> None:
     run the command again"), for `run` to print after "interrupted: "."""
     global _advice
     _advice = advice
+
+
+def _kept() -> str:
+    """What a command stopped by a limit of the system keeps, and how to go on, if it said
+    (`when_stopped`): a run started in its folder resumes there once the limit is raised."""
+    return f"; {_advice}" if _advice else ""
 
 
 def _say_stopped(what: str) -> None:
