@@ -10,6 +10,7 @@ import typing
 from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
 
+from la.plots.ground_truth import MEASURE
 from la.runs.folder import read_experiment, read_result, with_added
 from la.runs.shapes import (FRACTION, MAYBE, MAYBE_FRACTION, MAYBE_PERCENT, NUMBER, SECONDS,
                              Range, Records, Where, check_shape, read_json, search_record, tested,
@@ -58,9 +59,8 @@ SHAPES = {
     "ground_truth": {
         "quick": bool, "seed": _SEED, "config": {"runs": whole(1)}, "arm?": str,
         "training": [{"run": whole(1), "network": str}, ...],
-        "measures": [{"run": whole(1), "rows": [{"row": str, "held": FRACTION,
-                                                 "held_goal": FRACTION, "guarantee": list}, ...],
-                      "labels": dict, "reliability": dict, "sigma_e": list}, ...],
+        # what la.plots.ground_truth draws
+        "measures": Where(Records(MEASURE, key="run"), bool, "is empty"),
         "reference?": [{"run": whole(1), "row": {"row": str, "held": FRACTION}}, ...],
         "conformal?": [{"run": whole(1), "rows": list}, ...],
         "tests": [Where(
