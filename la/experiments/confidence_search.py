@@ -9,8 +9,6 @@ import functools
 from dataclasses import asdict
 from pathlib import Path
 
-import numpy as np
-
 from la.domains.names import make_domain
 from la.experiments import confidence_table as tables
 from la.experiments.confidence_config import SIGMA_NETWORKS, Row

@@ -15,8 +15,6 @@ import shlex
 import subprocess
 from pathlib import Path
 
-import numpy as np
-
 from la.io import PARTIAL, remove_partial, write_json
 from la.runs.checkpoint import check_checkpoint
 from la.runs.cli import when_stopped
