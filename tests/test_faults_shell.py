@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+import la
 from la import solve
 from la.experiments import diagnostics, efficiency, label_audit
 from la.io import PARTIAL
 from la.runs import cli
 from la.runs.network import load_network
 from la.runs.persist import save
+from la.runs.processes import Terminated
 
 ROOT = Path(__file__).resolve().parents[1]
 STATE = ["--domain", "8-puzzle", "8 1 2 0 4 3 7 5 6"]           # solved in a few hundred nodes
@@ -107,6 +109,20 @@ def test_sigterm_while_a_command_loads_says_so_and_writes_nothing(tmp_path, comm
                                         "starting, before it wrote anything; run the same "
                                         "command again"]
     assert not out.exists()
+
+
+@pytest.mark.parametrize("signal_, what", [(KeyboardInterrupt, "interrupted"),
+                                           (Terminated, "terminated")])
+def test_a_command_stopped_before_it_says_what_it_keeps_still_says_how_to_go_on(capsys, signal_,
+                                                                              what):
+    """Ctrl-C or SIGTERM after the imports, before a run has its folder (its options checked, a
+    figure type tried): one line naming the command, not a bare "terminated"."""
+    def command(argv):
+        raise signal_()
+    assert cli.run(command, []) == (130 if what == "interrupted" else 143)
+    assert capsys.readouterr().err.splitlines() == [
+        f"{what}: {la._COMMAND} stopped before it finished, leaving no half-written file; run the "
+        "same command again"]
 
 
 def test_sigterm_once_a_command_has_loaded_is_its_own_again():

@@ -90,7 +90,11 @@ def _kept() -> str:
 
 
 def _say_stopped(what: str) -> None:
-    print(f"{what}: {_advice}" if _advice else what, file=sys.stderr, flush=True)
+    """One line: what the command said it keeps (`when_stopped`), else that, as every file `la`
+    writes is written whole or not at all (`la.io`), running it again is all there is to do."""
+    advice = _advice or (f"{la._COMMAND} stopped before it finished, leaving no half-written file; "
+                         "run the same command again")
+    print(f"{what}: {advice}", file=sys.stderr, flush=True)
 
 
 def _stdout_works() -> bool:
