@@ -4,7 +4,7 @@ The core is the paper's method, and all a student needs to read: `import la.lear
 these modules (with `la.search.reference`, the textbook IDA*), none of the shell. Lines: physical,
 then code (neither blank, nor comment, nor docstring); tests/test_layout.py checks the list.
 
-    la                                   69    17  this map; one BLAS thread, one rounding
+    la                                   89    31  this map; one BLAS thread, one rounding, SIGTERM
     la.buffer                            64    33  the memory buffer (§4)
     la.config                           148    83  LearnConfig: Alg. 2's constants; per domain (§5)
     la.domains                           15     0
@@ -38,8 +38,28 @@ never the other way: la.runs (the run machinery), la.rivals (Boot, optimal plans
 la.heller (Heller et al. 2022), la.experiments, la.plots, la.solve, la.bench, la.data.
 """
 import os
+import signal
 import sys
 import warnings
+
+
+def stopped_while_starting(signum, frame):
+    """SIGTERM while a command loads, before `la.runs.stops.run` takes it over: one line, 143."""
+    line = (f"terminated: {_COMMAND} was stopped while starting, before it wrote anything; run the "
+            "same command again\n")
+    try:
+        os.write(2, line.encode("ascii", "replace"))
+    except OSError:                         # no stderr: the status alone says it
+        pass
+    os._exit(128 + signum)
+
+
+# A command (`python -m la.X`: its packages load while argv[0] is "-m") stopped as it imports
+# NumPy, matplotlib and la says so, as it would once running; the default would end it silently.
+_COMMAND = " ".join(["python", *sys.orig_argv[sys.orig_argv.index("-m"):][:2]]
+                    if "-m" in sys.orig_argv else sys.orig_argv[:1])
+if sys.argv[:1] == ["-m"]:
+    signal.signal(signal.SIGTERM, stopped_while_starting)
 
 # One BLAS thread, set before NumPy loads. The matrices here are small (20 hidden units), so threads
 # cost more than they save, and with `--jobs 2` on two cores they fight the other process; worse, a
@@ -52,9 +72,9 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 # (AVX2, AVX-512) follow the CPU and differ in the last bit, which can change a rounded h, a search,
 # and all training after it. So la fixes both to what every x86-64 CPU with AVX2 and FMA runs
 # (LA_NATIVE_NUMERICS=1: the CPU's own, other numbers).
-# Linux's CPU flags
-with open("/proc/cpuinfo" if os.path.exists("/proc/cpuinfo") else os.devnull) as _cpu:
-    # the first CPU's
+# Linux's CPU flags, the first CPU's
+with open("/proc/cpuinfo" if os.path.exists("/proc/cpuinfo") else os.devnull,
+          encoding="utf-8") as _cpu:
     _flags = set(next((line for line in _cpu if line.startswith("flags")), "").split())
 NUMERICS_PINNED = (os.environ.get("LA_NATIVE_NUMERICS") != "1" and os.uname().machine == "x86_64"
                    and {"avx2", "fma"} <= _flags)

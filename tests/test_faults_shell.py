@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+import la
 from la import solve
 from la.experiments import diagnostics, efficiency, label_audit
 from la.io import PARTIAL
 from la.runs import cli
 from la.runs.network import load_network
 from la.runs.persist import save
+from la.runs.processes import Terminated
 
 ROOT = Path(__file__).resolve().parents[1]
 STATE = ["--domain", "8-puzzle", "8 1 2 0 4 3 7 5 6"]           # solved in a few hundred nodes
@@ -89,6 +91,50 @@ def test_sigterm_while_an_experiment_draws_its_figures_says_how_to_finish(tmp_pa
     assert partials(out) == [] and not (out / "figure.png").exists()
 
 
+@pytest.mark.parametrize("command", [["la.solve", *STATE],
+                                     ["la.experiments.efficiency", "--quick", "--out", "OUT"],
+                                     ["la.plots", "--out", "OUT"]])
+def test_sigterm_while_a_command_loads_says_so_and_writes_nothing(tmp_path, command):
+    """SIGTERM during the imports (a NumPy that sends it as it loads): one line, status 143."""
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "__init__.py").write_text(
+        "import os, signal, time\nos.kill(os.getpid(), signal.SIGTERM)\ntime.sleep(60)\n",
+        encoding="utf-8")
+    out = tmp_path / "out"
+    argv = [str(out) if a == "OUT" else a for a in command]
+    done = subprocess.run([sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 143 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"terminated: python -m {command[0]} was stopped while "
+                                        "starting, before it wrote anything; run the same "
+                                        "command again"]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("signal_, what", [(KeyboardInterrupt, "interrupted"),
+                                           (Terminated, "terminated")])
+def test_a_command_stopped_before_it_says_what_it_keeps_still_says_how_to_go_on(capsys, signal_,
+                                                                              what):
+    """Ctrl-C or SIGTERM after the imports, before a run has its folder (its options checked, a
+    figure type tried): one line naming the command, not a bare "terminated"."""
+    def command(argv):
+        raise signal_()
+    assert cli.run(command, []) == (130 if what == "interrupted" else 143)
+    assert capsys.readouterr().err.splitlines() == [
+        f"{what}: {la._COMMAND} stopped before it finished, leaving no half-written file; run the "
+        "same command again"]
+
+
+def test_sigterm_once_a_command_has_loaded_is_its_own_again():
+    """`run` takes SIGTERM over from the loading's handler and leaves the default behind it."""
+    script = ("import signal, la; from la.runs.stops import run; "
+              "signal.signal(signal.SIGTERM, la.stopped_while_starting); "
+              "assert run(lambda argv: 0) == 0; print(signal.getsignal(signal.SIGTERM) == 0)")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.strip() == "True", done.stderr              # SIG_DFL
+
+
 # --- H-J. the terminal, the tools, the system's limits --------------------------------------------
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
@@ -127,17 +173,30 @@ def test_a_full_stdout_is_one_line_and_a_nonzero_status(tmp_path):
     assert "Traceback" not in done.stderr
 
 
-def test_too_few_file_descriptors_is_one_line(tmp_path):
-    """`ulimit -n 12`: the workers' pipes cannot be made."""
+def test_too_few_file_descriptors_is_one_line_naming_the_folder_and_resume(tmp_path):
+    """`ulimit -n 12`: the workers' pipes cannot be made once the folder holds its experiment.json;
+    the line says where the run is kept and the command that goes on from it."""
     def limit():
         resource.setrlimit(resource.RLIMIT_NOFILE, (12, 12))
-    done = subprocess.run([sys.executable, "-m", "la.experiments.efficiency", "--quick", "--jobs",
-                           "2", "--out", str(tmp_path / "out")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, preexec_fn=limit)
+    out = tmp_path / "out"
+    argv = ["-m", "la.experiments.efficiency", "--quick", "--jobs", "2", "--out", str(out)]
+    done = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, preexec_fn=limit)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == (
         "error: Too many open files (the limit on open files, ulimit -n, is too low for this "
-        "command)")
+        f"command); the units done so far are kept in {out}; to continue: python {' '.join(argv)} "
+        "--resume")
+
+
+def test_a_limit_of_the_system_met_opening_a_named_file_is_the_limit_s_line(tmp_path, capsys):
+    """EMFILE or ENOMEM naming the file it stopped: the system's limit, status 1, not bad input."""
+    def command(argv):
+        raise OSError(errno.EMFILE, "Too many open files", str(tmp_path / "x.json"))
+    assert cli.run(command, []) == 1
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "error: Too many open files (the limit on open files, ulimit -n, is too low for this "
+        "command)"]
 
 
 @pytest.mark.parametrize("error, line, status", [

@@ -18,8 +18,9 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
-from la.experiments import merge, suboptimality_table
+from la.experiments import label_audit, merge, suboptimality_table
 from la.plots import __main__ as plots
+from la.plots import ground_truth as plots_ground_truth
 from la.plots import style, tables as plots_tables
 from la.runs.cli import run
 BIG = 2**53                  # beyond it a JSON number loses integers (la.runs.shapes.BIG)
@@ -33,7 +34,11 @@ PLOTTED = {"--efficiency": "efficiency.json", "--suboptimality": "suboptimality.
 # Run folders `python -m la.experiments.merge` combines: the files it reads in each.
 MERGED = {"efficiency": ("efficiency-paper/run1", ["results.json", "experiment.json"]),
           "suboptimality": ("table1-gap/control/run1",
-                            ["results.json", "experiment.json", "run1/calibration/unit.json"])}
+                            ["results.json", "experiment.json", "run1/calibration/unit.json"]),
+          "ground_truth": ("ground-truth/2x5-puzzle/paper/run1",
+                           ["results.json", "experiment.json"])}
+# A label audit (`la.experiments.label_audit`), read by the audit itself and by table1_gap.
+AUDITED = FIGURES / "table1-gap" / "label-audit_control-run1.json"
 # A change that no reader may take for a value it reads: if the record is read, the field was not.
 CORRUPT = ("nan", "infinity", "huge", "1e308", "string", "list", "object", "bool", "negative")
 CHANGES = CORRUPT + ("null", "drop", "twice")
@@ -173,7 +178,8 @@ def merge_case(seed, tmp_path, capsys, monkeypatch, draw=False):
     """A committed run folder with one file changed at one place, merged on its own; unless `draw`,
     without its figure (the merged table is compared)."""
     if not draw:
-        for module, name in ((suboptimality_table, "draw"), (plots_tables, "table2_efficiency")):
+        for module, name in ((suboptimality_table, "draw"), (plots_tables, "table2_efficiency"),
+                             (plots_ground_truth, "draw")):
             monkeypatch.setattr(module, name, lambda *args: None)
     rng = np.random.default_rng(seed)
     kind = list(MERGED)[rng.integers(len(MERGED))]
@@ -204,6 +210,28 @@ def _refuse(name):
     raise AssertionError(f"{name} written into a merged record")
 
 
+def audit_case(seed, tmp_path, capsys):
+    """A committed label audit changed at one place, read as the audit and table1_gap read it: read
+    with every column it makes finite, or refused in one line naming the file."""
+    rng = np.random.default_rng(seed)
+    record, change, where = mutate(json.loads(AUDITED.read_text(encoding="utf-8")), rng)
+    path = tmp_path / AUDITED.name
+    path.write_text(json.dumps(record), encoding="utf-8")
+
+    def read(argv):
+        for unit in label_audit.read_audit(path)["units"].values():
+            found = [r for r in unit["records"] if r["h_star"] is not None]
+            columns = label_audit.columns(found)
+            assert all(v is None or math.isfinite(v) and abs(v) <= BIG
+                       for v in columns.values()), f"{change} at {where}: {columns}"
+            assert columns["subopt"] is None or columns["subopt"] >= 0, f"{change} at {where}"
+        return 0
+    capsys.readouterr()
+    status, err = run(read, []), capsys.readouterr().err
+    assert status == 0 or (status == 2 and err.count("\n") == 1 and path.name in err), \
+        f"{change} at {where}: exit status {status}, {err[-300:]}"
+
+
 QUICK, SLOW = range(4), range(1000, 1300)
 
 
@@ -217,6 +245,17 @@ def test_a_fuzzed_plot_record_is_read_as_before_or_refused_in_one_line(seed, tmp
 def test_a_fuzzed_run_folder_is_merged_as_before_or_refused_in_one_line(seed, tmp_path, capsys,
                                                                         monkeypatch):
     merge_case(seed, tmp_path, capsys, monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_fuzzed_label_audit_is_read_or_refused_in_one_line(seed, tmp_path, capsys):
+    audit_case(seed, tmp_path, capsys)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SLOW)
+def test_many_fuzzed_label_audits(seed, tmp_path, capsys):
+    audit_case(seed, tmp_path, capsys)
 
 
 @pytest.mark.slow
@@ -253,12 +292,20 @@ TWICE = "(the item twice)"   # not a value: `changed` duplicates the list item t
 PLOTS_KNOWN = [("--table3", "table/1/subopt", math.nan), ("--table3", "table/1/optimal", 1e308),
                ("--baselines", "table/16/tasks", 10**400),
                ("--diagnostics", "runs/run2/sigma_e_by_distance/15/1/distance", 10**400),
-               ("--efficiency", "table/0", TWICE), ("--confidence", "coverage/3/coverage", "0.4")]
+               ("--efficiency", "table/0", TWICE), ("--confidence", "coverage/3/coverage", "0.4"),
+               # the confidence tables' figure (issue 58 gaps, item 7): its runs counted
+               ("--confidence", "runs", 3), ("--confidence", "runs/1", TWICE)]
 MERGE_KNOWN = [("suboptimality", "results.json", "generate_task/after/0/state/4", math.nan),
                ("suboptimality", "results.json", "tests/1", TWICE),
                ("suboptimality", "results.json", "tests/2/records/0/cost", -5),
                ("efficiency", "results.json", "units/0/solved_test", math.inf),
-               ("efficiency", "results.json", "units/0", TWICE)]
+               ("efficiency", "results.json", "units/0", TWICE),
+               # the ground truth's figure (issue 58 gaps, item 7)
+               ("ground_truth", "results.json", "measures/0/reliability/all/3/observed", 1e308),
+               ("ground_truth", "results.json", "measures/0/rows/2/guarantee/4/held", 2.5),
+               ("ground_truth", "results.json", "measures/0/sigma_e/2/key", "7"),
+               ("ground_truth", "results.json", "measures/0/labels/alpha/0/iteration", 10**400),
+               ("ground_truth", "results.json", "measures/0/rows/3/all/by_h_star/coverage", -0.5)]
 
 
 @pytest.mark.parametrize("option, path, value", PLOTS_KNOWN, ids=lambda v: str(v)[:30])

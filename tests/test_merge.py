@@ -332,8 +332,28 @@ def test_two_merges_into_one_folder_cannot_both_write(runs, tmp_path):
                               cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline() == "held\n"
-        with pytest.raises(ValueError, match=f"is in use by another run \\(process {holder.pid}"):
+        with pytest.raises(ValueError) as refused:
             merging.main([str(out), str(runs / "r1"), str(runs / "r2")])
     finally:
         holder.communicate("")
+    assert str(refused.value) == (f"{out} is being written by another merge or run (process "
+                                  f"{holder.pid}): wait for it to end, or name another OUT "
+                                  "folder")              # OUT is positional: no --out
     assert [p.name for p in out.iterdir()] == [LOCK]
+
+
+def test_a_merge_into_a_finished_merge_s_folder_says_so_and_names_it(runs, tmp_path, capsys):
+    """A second merge into a folder that already holds merged results, or other files."""
+    out, other = tmp_path / "m", tmp_path / "other"
+    assert merging.main([str(out), str(runs / "r1"), str(runs / "r2")]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    capsys.readouterr()
+    assert merged_in_process(capsys, out, runs / "r1", runs / "r2") == (2, (
+        f"error: {out} already holds merged results (results.json): name another OUT folder, or "
+        "delete that one to merge again\n"))
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    other.mkdir()
+    (other / "notes.txt").write_text("mine", encoding="utf-8")
+    assert merged_in_process(capsys, other, runs / "r1", runs / "r2") == (2, (
+        f"error: {other} is not empty (notes.txt): a merge writes into a new or empty folder; "
+        "name another OUT folder\n"))

@@ -254,3 +254,47 @@ def test_an_array_whose_own_header_lies_about_its_size_is_refused_naming_it(shap
     with pytest.raises(ValueError,
                        match=f"^{re.escape(str(lying))}: key 'W1' cannot be read \\({why}"):
         load(lying)
+
+
+# --- a damaged file, for every reader of .npz (issue 58 gaps, item 5) -----------------------------
+
+def _readers():
+    """Every reader of an .npz in la, each taking a path (the PDB cache's: tests/test_pdb.py)."""
+    from la.experiments.confidence_search import thresholds
+    from la.experiments.confidence_config import Row
+    from la.rivals.optimal_labels import load_records
+    from la.runs.checkpoint import read_state
+    from la.runs.folder import _check_file
+    from la.runs.network import load_network
+    row = Row("softmax", "single", "M", 80)
+    return {"load": load, "read_about": persist.read_about, "load_network": load_network,
+            "read_state": read_state, "read_arrays": persist.read_arrays,
+            "resume's check": _check_file, "load_records": load_records,
+            "thresholds": lambda path: thresholds(row, path)}
+
+
+DAMAGES = {"truncated to half": lambda b: b[:len(b) // 2], "its last byte cut": lambda b: b[:-1],
+           "zeroed": lambda b: bytes(len(b)), "empty": lambda b: b"",
+           "64 KiB of garbage appended": lambda b: b + b"\x00garbage" * 9000}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+@pytest.mark.parametrize("reader", _readers())
+def test_a_damaged_npz_is_one_error_naming_the_file_for_every_reader(tmp_path, reader, damage):
+    net, _, _, _ = trained_ffnn()
+    path = tmp_path / "network.npz"
+    save(net, path)
+    path.write_bytes(DAMAGES[damage](path.read_bytes()))
+    with pytest.raises(ValueError) as refused:
+        _readers()[reader](path)
+    assert str(path) in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_little_garbage_after_a_whole_archive_leaves_its_arrays_as_they_were(tmp_path):
+    """zip reads its directory from the end: a few bytes after it hide nothing (each member's
+    CRC is checked), so the network reads back whole."""
+    net, _, X, _ = trained_ffnn()
+    path = tmp_path / "network.npz"
+    save(net, path)
+    path.write_bytes(path.read_bytes() + b"garbage")
+    np.testing.assert_array_equal(load(path).predict(X), net.predict(X))

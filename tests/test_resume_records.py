@@ -2,7 +2,8 @@
 `search_record`), held to the unit's own settings before a resume appends anything
 (`la.runs.folder.check_folder`): a unit of the suboptimality, confidence and efficiency experiments,
 made whole and then tampered with one field at a time, refused in one line naming the file and the
-field. (The ground-truth experiment's, through its command line: tests/test_ground_truth.py.)"""
+field; their training, calibration, teacher and network units too. (The ground-truth experiment's,
+through its command line: tests/test_ground_truth.py.)"""
 import json
 
 import pytest
@@ -42,6 +43,30 @@ def efficiency_unit():
             "train_nodes": 10, "train_seconds": 1.0, "tests": tests, "summary": "done"}
 
 
+def training_unit():
+    return {"run": 1, "network": "alpha", "solved_train": 0.9, "iterations": TABLE1.learn.num_iter,
+            "seconds": 12.5, "summary": "solved 90.0 % of its training tasks"}
+
+
+def calibration_unit():
+    return {"run": 1, "calibration": [{"alpha": a, "y_alpha_below_h_star": 0.9,
+                                       "h_admissible": 0.8, "network_above_h_ad": None}
+                                      for a in TABLE1.alphas], "summary": "done"}
+
+
+def teacher_unit():
+    seeds = CONFIDENCE["15-puzzle"].seeds
+    return {"run": 1, "seeds": seeds, "unsolved": 0, "states": 100, "train": 80, "validation": 10,
+            "held_out": 10, "H": 30, "mean_plan_cost": 12.5, "generated": 5_000, "seconds": 1.5,
+            "summary": "done"}
+
+
+def network_unit():
+    return {"run": 1, "network": "WUNN", "epochs": 30, "best_epoch": 20, "val_loss": -1.5,
+            "seconds": 8.0, "in": 0.03, "out_u": 0.06, "out_w": 0.03, "tau": 0.89, "mae": 1.27,
+            "summary": "done"}
+
+
 ROW = next(r for r in CONFIDENCE["15-puzzle"].rows() if r.signal != "classical")
 CASES = {  # experiment: (the unit's folder, its unit.json, the shape its run describes it by)
     "suboptimality": ("run1/test-0.9", suboptimality_unit,
@@ -50,6 +75,15 @@ CASES = {  # experiment: (the unit's folder, its unit.json, the shape its run de
                    lambda name: unit_shape("confidence", name, CONFIDENCE["15-puzzle"])),
     "efficiency": ("run1/GTP", efficiency_unit,
                    lambda name: efficiency.unit_shape(efficiency.QUICK, name)),
+    # the units that are not test rows (issue 58 gaps, item 6)
+    "training": ("run1/alpha", training_unit,
+                 lambda name: unit_shape("suboptimality", name, TABLE1)),
+    "calibration": ("run1/calibration", calibration_unit,
+                    lambda name: unit_shape("suboptimality", name, TABLE1)),
+    "teacher": ("run1/teacher", teacher_unit,
+                lambda name: unit_shape("confidence", name, CONFIDENCE["15-puzzle"])),
+    "network": ("run1/WUNN", network_unit,
+                lambda name: unit_shape("confidence", name, CONFIDENCE["15-puzzle"])),
 }
 TAMPERED = [  # (experiment, how, what the line names)
     ("suboptimality", lambda u: u.update(row="0.5"), "row is"),
@@ -71,6 +105,24 @@ TAMPERED = [  # (experiment, how, what the line names)
     ("efficiency", lambda u: u["tests"].append(dict(u["tests"][0])), "one result per test set"),
     ("efficiency", lambda u: u.update(solved_train=50.0), "solved_train"),
     ("efficiency", lambda u: u["tests"][0].update(tasks=31), r"tests\[0\]\.tasks"),
+    ("training", lambda u: u.update(run=2), "run is 2, expected 1"),
+    ("training", lambda u: u.update(network="mean"), "network is"),
+    ("training", lambda u: u.update(solved_train=1.5), "solved_train is 1.5"),
+    ("training", lambda u: u.update(iterations=TABLE1.learn.num_iter + 1), "iterations is"),
+    ("training", lambda u: u.update(seconds="long"), "seconds should be"),
+    ("calibration", lambda u: u.update(run=3), "run is 3"),
+    ("calibration", lambda u: u["calibration"].append(dict(u["calibration"][0])),
+     r"calibration\[\d+\] comes twice"),
+    ("calibration", lambda u: u["calibration"][0].update(h_admissible=-0.1),
+     r"calibration\[0\]\.h_admissible"),
+    ("teacher", lambda u: u.update(seeds=7), "seeds is 7"),
+    ("teacher", lambda u: u.update(unsolved=10**6), "unsolved is"),
+    ("teacher", lambda u: u.update(train=81), "does not add up"),
+    ("teacher", lambda u: u.update(H=None), "H should be"),
+    ("network", lambda u: u.update(network="FFNN"), "network is"),
+    ("network", lambda u: u.update(best_epoch=30), "best epoch past"),
+    ("network", lambda u: u.update(tau=1.5), "tau is 1.5"),
+    ("network", lambda u: u.update(mae=-1.0), "mae is"),
 ]
 
 

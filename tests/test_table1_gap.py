@@ -78,8 +78,16 @@ def test_the_audit_finds_each_starts_exact_cost(toy_run, tmp_path, capsys):
 @pytest.mark.parametrize("damage, message", [
     (lambda r: r["records"][0].update(h_star="12"), "units.run1/alpha.records[0].h_star should be"),
     (lambda r: r["records"][0].update(start=[300] * 9),
-     "units.run1/alpha has a start whose values"),
+     "units.run1/alpha.records[0].start[0] is 300"),
     (lambda r: r.pop("records"), "units.run1/alpha has no 'records'"),
+    # what the reader took before the shared record validation (issue 58 gaps, item 7)
+    (lambda r: r["records"][0].update(h_star=-5), "units.run1/alpha.records[0].h_star is -5"),
+    (lambda r: r["records"][0].update(iteration=0), "units.run1/alpha.records[0].iteration is 0"),
+    (lambda r: r["records"][0].update(alpha=1e308), "units.run1/alpha.records[0].alpha is 1e+308"),
+    (lambda r: r["records"][0].update(label=r["records"][0]["h_star"] - 1),
+     "units.run1/alpha.records[0] has a label below its h*"),
+    (lambda r: r.update(not_found=r["plans"] + 1),
+     "units.run1/alpha has more starts not found, or audited, than plans"),
 ])
 def test_a_damaged_audit_file_is_refused_in_one_line_and_kept(damage, message, toy_run, tmp_path,
                                                               capsys):
@@ -273,11 +281,13 @@ def test_the_gap_table_pairs_each_arm_with_the_controls_seed(tmp_path, capsys):
                _record(2, [0.99, 0.94, 0.89], 0.8, {"0.9": 5.0}))
     write_json(tmp_path / "budget-x4" / "run2" / "results.json",
                _record(2, [0.99] * 3, 0.95, {"0.9": 4.0, "0.5": 6.0}))
-    records = [{"iteration": 1, "alpha": 0.99, "label": label, "h_star": h, "start": []}
+    records = [{"iteration": 1, "alpha": 0.99, "label": label, "h_star": h, "start": [0, 1, 2]}
                # only the first two count
                for label, h in ((40, 40), (44, 40), (20, 10), (31, None))]
-    write_json(tmp_path / "label-audit_control-run1.json", {"experiment": "label-audit", "units": {
-        "run1/alpha": {"records": records}}})
+    write_json(tmp_path / "label-audit_control-run1.json", {
+        "experiment": "label-audit", "settings": {"min_label": 0, "node_limit": None},
+        "units": {"run1/alpha": {"source": "buffer", "plans": 4, "not_found": 0,
+                                 "records": records}}})
     table = table1_gap.read_seeds(tmp_path)
     # the control first
     assert list(table) == [("control", 1), ("control", 2), ("budget-x4", 2)]

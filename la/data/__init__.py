@@ -53,7 +53,7 @@ class PublishedNodes:
 
 def _rows(name: str) -> list[list[int]]:
     """The non-comment lines of a data file as lists of integers."""
-    lines = (HERE / name).read_text().splitlines()
+    lines = (HERE / name).read_text(encoding="utf-8").splitlines()
     return [[int(v) for v in line.split()]
             for line in lines if line.strip() and not line.startswith("#")]
 

@@ -165,7 +165,7 @@ def final_buffer(folder: Path) -> int | None:
     """The α run's final buffer size: its train_log.json's last entry, or its checkpoint's buffer;
     None if neither is there (a folder of saved networks only)."""
     if (folder / "train_log.json").is_file():
-        return json.loads((folder / "train_log.json").read_text())[-1]["buffer"]
+        return json.loads((folder / "train_log.json").read_text(encoding="utf-8"))[-1]["buffer"]
     if (folder / "checkpoint.npz").is_file():
         return buffer_size(folder / "checkpoint.npz")
     return None
@@ -229,7 +229,7 @@ def row_heuristic(spec: dict, row: str, alpha_network):
     prefix, _, alpha = row.partition(" ")
     folder = Path(spec["baseline_networks"]) / f"run{spec['run']}"
     if prefix == "conf":
-        result = json.loads((folder / "conformal" / "unit.json").read_text())
+        result = json.loads((folder / "conformal" / "unit.json").read_text(encoding="utf-8"))
         q = next(r["q"] for r in result["rows"] if str(r["alpha"]) == alpha)
         network, encoding = alpha_network()
         return LikelyAdmissible(network, encoding, float(alpha), quantile=q)

@@ -52,7 +52,7 @@ def summarize(records: list, weight: float | None = None) -> dict:
 def read_record(path: Path) -> dict:
     """A committed Table 1 or 3 record, checked for what the IDA* rows need."""
     try:
-        record = json.loads(Path(path).read_text())
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} cannot be read as JSON ({' '.join(str(error).split())}): it "
                          f"holds the committed IDA* rows") from None

@@ -84,6 +84,7 @@ from la.runs.cli import (COUNT_MAX, Parser, count, existing_folder, first_paragr
                          node_limit, pdb_folder, run)
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.network import encoding_for, save_network
+from la.runs.persist import read_arrays
 from la.runs.runner import add_run_options, run_units, selected_runs, unit_progress, unit_rng
 
 TEACHER_KEY, NETWORK_KEY, NOISE_KEY = 0, 1, 2  # unit_rng keys after the run's number
@@ -141,8 +142,7 @@ def teacher_unit(spec: dict, out: Path, verbose: bool) -> dict:
 
 
 def load_teacher(out: Path, r: int) -> dict:
-    with np.load(out / f"run{r}" / "teacher" / "teacher.npz", allow_pickle=False) as f:
-        return {key: f[key] for key in f.files}
+    return read_arrays(out / f"run{r}" / "teacher" / "teacher.npz", "teacher's data")
 
 
 def network_unit(spec: dict, out: Path, verbose: bool) -> dict:

@@ -9,8 +9,6 @@ import functools
 from dataclasses import asdict
 from pathlib import Path
 
-import numpy as np
-
 from la.domains.names import make_domain
 from la.experiments import confidence_table as tables
 from la.experiments.confidence_config import SIGMA_NETWORKS, Row
@@ -22,6 +20,7 @@ from la.heller.greedy import gbfs
 from la.heller.teacher import teacher_heuristic
 from la.heller.thresholds import AdaptiveThreshold, MeanThreshold, values_only
 from la.runs.network import encoding_for, load_network
+from la.runs.persist import read_arrays
 from la.runs.runner import unit_progress
 from la.search import check_plan
 
@@ -40,8 +39,10 @@ def sigma_signal(which: str, net, cfg):
 
 def thresholds(row: Row, path: Path):
     """The row's MeanThreshold or AdaptiveThreshold at X %, from the confidences kept in `path`."""
-    with np.load(path, allow_pickle=False) as f:
-        c, costs = f["c"], f["costs"]
+    kept = read_arrays(path, "file of training confidences")
+    if not {"c", "costs"} <= kept.keys():
+        raise ValueError(f"{path}: holds no training confidences (arrays 'c' and 'costs')")
+    c, costs = kept["c"], kept["costs"]
     if row.threshold == "mean":
         return MeanThreshold.from_training(c, row.X)
     return AdaptiveThreshold.from_training(c, costs, row.X)

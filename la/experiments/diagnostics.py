@@ -158,7 +158,7 @@ def read_h_star(path: Path, domain, old: bool = False) -> dict:
     remedy = ("it caches the optimal costs of sampled buffer states: delete it, and they are "
               "solved again")
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not JSON ({error.msg}: line {error.lineno}, column "
                          f"{error.colno}); {remedy}"

@@ -32,17 +32,17 @@ from la.experiments.ground_truth_table import (calibration_gap, format_table, la
                                                results_record, write_results)
 from la.experiments.ground_truth_units import conformal_unit, test_unit, train_unit
 from la.pdb.exact import h_star_table
-from la.plots.ground_truth import draw
+from la.plots.ground_truth import MEASURE, draw
 from la.runs.cli import COUNT_MAX, Parser, count, first_paragraph, pdb_folder, run
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.machine import machine
 from la.runs.progress import BuildProgress
 from la.runs.runner import add_run_options, run_units, selected_runs
-from la.runs.shapes import search_record, tested, whole
+from la.runs.shapes import Is, search_record, tested, whole
 
 NETWORKS = ("alpha", "mean")
 RUN_UNITS = {"alpha": {"run": int, "network": str}, "mean": {"run": int, "network": str},
-             "measure": {"run": int, "rows": list, "labels": dict},
+             "measure": MEASURE,                               # what its figure draws
              "conformal": {"run": int, "rows": list}, "reference": {"run": int, "row": dict}}
 
 
@@ -52,6 +52,8 @@ def unit_shape(cfg, unit: str):
     the run's test tasks, in order, each within the node limit, with the summary they make
     (`la.runs.shapes.tested`; its tasks.json the same records, fewer)."""
     run, last = unit.split("/")[0], unit.rsplit("/", 1)[-1]
+    if last == "measure" and run.startswith("run"):
+        return {**MEASURE, "run": Is(int(run.removeprefix("run")))}      # its own run's
     if last in RUN_UNITS or not run.startswith("run"):
         return RUN_UNITS.get(last, {"run": int})
     rows = {test_name(row): row for row in [*cfg.rows(), cfg.reference]}

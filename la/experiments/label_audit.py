@@ -40,6 +40,7 @@ from la.runs.checkpoint import BUFFER, check_checkpoint, read_state
 from la.runs.cli import (Parser, existing_folder, first_paragraph, integer, node_limit, out_folder,
                          pdb_folder, run)
 from la.runs.folder import ROOT
+from la.runs.shapes import Range, Where, check_shape, read_results, whole
 
 LONG = 30       # the plans of Korf's 100's lengths (41-66) and a little below: the labels the test
                 # depends on
@@ -196,20 +197,27 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def read_before(path: Path) -> dict:
-    """An earlier audit's label-audit.json, every record checked (a damaged one is refused in one
-    line)."""
-    from la.runs.shapes import MAYBE, check_shape, read_results
-    before = read_results(path, "label-audit", {"settings": dict, "units": dict})
-    record = {"iteration": int, "alpha": MAYBE, "label": int, "h_star": (int, type(None)),
-              "start": [int]}
-    for name, unit in before["units"].items():
-        check_shape(unit, {"source": str, "plans": int, "not_found": int, "records": [record, ...]},
-                    str(path), f"units.{name}")
-        if any(not 0 <= v < 256 for r in unit["records"] for v in r["start"]):
-            raise ValueError(f"{path}: units.{name} has a start whose values are not those of a "
-                             f"state")
-    return before
+# An audited start: the iteration and α it was trained at (α null for the mean network), its label
+# (the cost of the plan it came from) and h* (null: not solved within --node-limit), no label below
+# h*; its state's tiles
+_RECORD = Where({"iteration": whole(1), "alpha": Range(0, 1, null=True), "label": whole(),
+                 "h_star": whole(null=True), "start": [whole(0, 255)]},
+                lambda r: r["h_star"] is None or r["label"] >= r["h_star"],
+                "has a label below its h* (a plan cheaper than optimal)")
+UNIT = Where({"source": str, "plans": whole(), "not_found": whole(), "records": [_RECORD, ...]},
+             lambda u: u["not_found"] <= u["plans"] and len(u["records"]) <= u["plans"],
+             "has more starts not found, or audited, than plans")
+AUDIT = {"settings": {"min_label": whole(), "node_limit": whole(1, null=True)}, "results?": str,
+         "units": dict}
+
+
+def read_audit(path: Path) -> dict:
+    """A label-audit.json, every unit's records checked (their fields, types and ranges): a damaged
+    one is refused in one line naming the file and the place."""
+    audit = read_results(path, "label-audit", AUDIT)
+    for name, unit in audit["units"].items():
+        check_shape(unit, UNIT, str(path), f"units.{name}")
+    return audit
 
 
 def main(argv=None) -> int:
@@ -226,7 +234,7 @@ def main(argv=None) -> int:
     settings = {"min_label": args.min_label, "node_limit": args.node_limit}
     known, done = {}, {}
     if path.exists():
-        before = read_before(path)
+        before = read_audit(path)
         if before["settings"] == settings:
             done = before["units"]
         # An h* found is exact whatever the settings were; a start left unsolved stays so at the

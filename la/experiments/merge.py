@@ -33,7 +33,7 @@ from pathlib import Path
 from la.experiments.merge_check import check, read_folder
 from la.io import PARTIAL
 from la.runs.cli import Parser, existing_folder, first_paragraph, out_folder, run, when_stopped
-from la.runs.lock import LOCK, hold, release
+from la.runs.lock import LOCK, FolderInUse, hold, release
 
 
 def provenance(folders: list, command: list) -> dict:
@@ -170,7 +170,12 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     when_stopped(f"nothing was written in {args.out}; run the same merge again")
     try:
-        hold(args.out)                       # FolderInUse: another merge writes there
+        hold(args.out)
+    except FolderInUse as error:             # OUT is positional: the lock's own advice names --out
+        _remove_folders(created)
+        raise ValueError(f"{args.out} is being written by another merge or run (process "
+                         f"{error.holder}): wait for it to end, or name another OUT folder"
+                         ) from None
     except BaseException:
         _remove_folders(created)
         raise
@@ -195,8 +200,14 @@ def main(argv=None) -> int:
 def _check_empty(out: Path) -> None:
     """Refuse an OUT that holds anything but what a merge stopped by SIGKILL leaves (its lock file,
     its temporary folder): a merge writes into a new or empty folder."""
-    if out.is_dir() and any(not _leftover(path) for path in out.iterdir()):
-        raise ValueError(f"{out} is not empty: choose a new folder for the merged results")
+    found = sorted(p.name for p in out.iterdir() if not _leftover(p)) if out.is_dir() else []
+    if "results.json" in found:
+        raise ValueError(f"{out} already holds merged results (results.json): name another OUT "
+                         "folder, or delete that one to merge again")
+    if found:
+        listed = ", ".join(found[:3]) + (", ..." if len(found) > 3 else "")
+        raise ValueError(f"{out} is not empty ({listed}): a merge writes into a new or empty "
+                         "folder; name another OUT folder")
 
 
 def _leftover(path: Path) -> bool:

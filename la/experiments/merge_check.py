@@ -10,10 +10,11 @@ import typing
 from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
 
+from la.plots.ground_truth import MEASURE
 from la.runs.folder import read_experiment, read_result, with_added
 from la.runs.shapes import (FRACTION, MAYBE, MAYBE_FRACTION, MAYBE_PERCENT, NUMBER, SECONDS,
-                             Range, Records, Where, check_shape, read_json, search_record, tested,
-                             whole)
+                             Is, Range, Records, Where, check_shape, read_json, search_record,
+                             tested, whole)
 
 EXPERIMENTS = ("suboptimality", "efficiency", "confidence", "ground_truth")
 # computed by every folder
@@ -58,9 +59,8 @@ SHAPES = {
     "ground_truth": {
         "quick": bool, "seed": _SEED, "config": {"runs": whole(1)}, "arm?": str,
         "training": [{"run": whole(1), "network": str}, ...],
-        "measures": [{"run": whole(1), "rows": [{"row": str, "held": FRACTION,
-                                                 "held_goal": FRACTION, "guarantee": list}, ...],
-                      "labels": dict, "reliability": dict, "sigma_e": list}, ...],
+        # what la.plots.ground_truth draws
+        "measures": Where(Records(MEASURE, key="run"), bool, "is empty"),
         "reference?": [{"run": whole(1), "row": {"row": str, "held": FRACTION}}, ...],
         "conformal?": [{"run": whole(1), "rows": list}, ...],
         "tests": [Where(
@@ -100,11 +100,17 @@ def unit_shape(experiment: str, unit: str, cfg=None, rows=()) -> dict:
     Suboptimality: a test row (the baseline's unit has no run folder), a calibration, else a
     training; confidence: a search row (GBFS classical has no run folder), a teacher, else a
     network. Given the run's configuration `cfg` (and, for suboptimality, the `rows` it tests
-    besides cfg.rows()), a test row's unit is held to it (`test_row`)."""
+    besides cfg.rows()), a test row's unit is held to it (`test_row`), and every other unit too
+    (`run_unit`)."""
     last = unit.rsplit("/", 1)[-1]
     tests = "/" not in unit or last.startswith("test-") or "/search/" in unit
     if cfg is not None and tests and experiment in ("suboptimality", "confidence"):
         return test_row(experiment, unit, cfg, rows)
+    # a run's own units, the suboptimality baselines' aside (by kind below)
+    ours = experiment == "confidence" or (experiment == "suboptimality"
+                                          and last in ("alpha", "mean", "calibration"))
+    if cfg is not None and ours:
+        return run_unit(experiment, unit, cfg)
     if experiment == "suboptimality":
         if last == "calibration":
             return {"run": int, "calibration": _CALIBRATION, "calibration_random?": _CALIBRATION}
@@ -115,6 +121,37 @@ def unit_shape(experiment: str, unit: str, cfg=None, rows=()) -> dict:
         return _KINDS[experiment]["tests" if tests else "training"]
     from la.experiments.efficiency import UNIT
     return UNIT
+
+
+_RATIO = Range(0, null=True)          # a median confidence, σ or error of a network: >= 0
+
+
+def run_unit(experiment: str, unit: str, cfg) -> dict:
+    """What a run's training, calibration or teacher unit ("run2/alpha", "run2/calibration",
+    "run1/teacher", "run1/WUNN") of a run with configuration `cfg` holds: its own run and network,
+    every number in its range, the counts within the configuration's (at most NumIter iterations,
+    cfg.seeds seeds, a split that adds up to the states, a best epoch among the epochs)."""
+    run, last = Is(int(unit.split("/")[0].removeprefix("run"))), unit.rsplit("/", 1)[-1]
+    if experiment == "suboptimality" and last == "calibration":
+        table = Records({**_CALIBRATION[0], "alpha": FRACTION}, key="alpha")
+        return {"run": run, "calibration": table, "calibration_random?": table}
+    if experiment == "suboptimality":
+        learn = cfg.learn if last == "alpha" else cfg.learn_mean
+        return {"run": run, "network": Is(last), "solved_train": FRACTION,
+                "iterations": whole(1, learn.num_iter), "seconds": SECONDS, "machine?": dict}
+    if last == "teacher":
+        return Where({"run": run, "seeds": Is(cfg.seeds), "unsolved": whole(0, cfg.seeds),
+                      **dict.fromkeys(("states", "train", "validation", "held_out", "H",
+                                       "generated"), whole()),
+                      "mean_plan_cost": Range(0), "seconds": SECONDS},
+                     lambda u: u["train"] + u["validation"] + u["held_out"] == u["states"],
+                     "has a split (train, validation, held_out) that does not add up to its "
+                     "states")
+    return Where({"run": run, "network": Is(last), "epochs": whole(1), "best_epoch": whole(),
+                  "val_loss": Range(), "seconds": SECONDS,
+                  **dict.fromkeys(("in", "out_u", "out_w", "mae"), _RATIO),
+                  "tau": Range(-1, 1, null=True)},
+                 lambda u: u["best_epoch"] < u["epochs"], "has a best epoch past its epochs")
 
 
 def test_row(experiment: str, unit: str, cfg, rows=()) -> Where:

@@ -271,7 +271,8 @@ def main(argv=None) -> int:
               "calibration": calibration_table(calibrations),
               "calibration_states": len(calibration_states(cfg.domain)[1]), "training": trained,
               "learning_curves": learning_curves(networks, cfg.runs),
-              "generate_task": json.loads(first.read_text()) if first.exists() else None,
+              "generate_task": (json.loads(first.read_text(encoding="utf-8")) if first.exists()
+                                else None),
               "tests": [{k: v for k, v in t.items() if k != "summary"} for t in tests]}
     if bcfg is not None:
         record.update(baselines=asdict(bcfg),

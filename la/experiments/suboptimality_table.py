@@ -168,7 +168,7 @@ def learning_curves(out: Path, runs: int) -> dict:
         for r in range(1, runs + 1):
             path = out / f"run{r}" / which / "train_log.json"
             if path.exists():
-                log = json.loads(path.read_text())
+                log = json.loads(path.read_text(encoding="utf-8"))
                 curves[which].append([{"iteration": e["iteration"], "solved": e["solved"],
                                        "alpha": e["alpha"], "beta": e["beta"],
                                        "buffer": e["buffer"],

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import pearsonr, spearmanr, wilcoxon
 
-from la.experiments.label_audit import LONG, columns
+from la.experiments.label_audit import LONG, columns, read_audit
 from la.experiments.merge_check import SHAPES
 from la.experiments.paired import EFFECT, LEVEL, POWER, interval, seeds_needed
 from la.runs.cli import Parser, existing_folder, first_paragraph, run
@@ -91,8 +91,7 @@ def read_seeds(folder: Path) -> dict:
     for (arm, k), path in seeds(folder).items():
         record = read_results(path, "suboptimality", SHAPES["suboptimality"])
         audit_path = folder / f"label-audit_{arm}-run{k}.json"
-        audit = (read_results(audit_path, "label-audit", {"units": dict}) if audit_path.exists()
-                 else None)
+        audit = read_audit(audit_path) if audit_path.exists() else None
         table[(arm, k)] = seed_row(record, audit)
     return table
 

@@ -30,8 +30,8 @@ from la.heller.paper import BLOCKS
 from la.plots import style
 from la.plots.confidence_tables import tables
 from la.plots.style import or_nan, plt
-from la.runs.shapes import (FRACTION, MAYBE_FRACTION, Nullable, Range, Records, read_results,
-                             whole)
+from la.runs.shapes import (FRACTION, MAYBE_FRACTION, Nullable, Range, Records, Where,
+                             read_results, whole)
 
 _OOD = {"network": str, "runs": whole(1), "score": str,
         "paper": Nullable({"in?": FRACTION, "out_u?": FRACTION, "out_w?": FRACTION,
@@ -49,7 +49,10 @@ _COVERAGE = {"row": str, "signal": str, "queue": str, "method": str, "X": whole(
              **dict.fromkeys(("generated", "generated_sd"), Range(0, null=True))}
 _TABLE3 = {"row": str, "block": str, "network": str, "runs": whole(1), "coverage": MAYBE_FRACTION,
            "change": _CHANGE, "change_se": _CHANGE}
-SHAPE = {"domain": str, "config": {"X": [whole(1, 100)], "node_limit": whole(1),
+SHAPE = {"domain": str,
+         # the runs averaged (Tables 2 and 3's figures count them)
+         "runs": Where([whole(1)], lambda runs: len(set(runs)) == len(runs), "names a run twice"),
+         "config": {"X": [whole(1, 100)], "node_limit": whole(1),
                                    "instances": [whole()], "search_network": str,
                                    "blocks?": [str], "hard_node_limit?": whole(1, null=True)},
          "ood": Records(_OOD, key="network"), "coverage": Records(_COVERAGE, key="row"),

@@ -12,8 +12,28 @@ from pathlib import Path
 
 from la.plots import style
 from la.plots.style import plt
+from la.runs.shapes import BIG, FRACTION, MAYBE_FRACTION, Range, Records, Where, whole
 
 SETS = {"all": "every state", "plans": "optimal plans", "searched": "searched states"}
+# What the figure reads of a run's measures (a measure unit's unit.json, an entry of results.json's
+# "measures"), checked by --resume and the merge before anything is drawn (la.runs.shapes).
+_BINS = Records({"key": whole(), "states": whole(1), "coverage": FRACTION}, key="key")
+_SET = {"by_h_star": {"coverage": FRACTION, "states": whole(), "by": _BINS}, "by_distance": _BINS}
+_GUARANTEE = Records({"length": whole(), "tasks": whole(1), "bound": MAYBE_FRACTION,
+                      "bound_goal?": MAYBE_FRACTION, "held": FRACTION, "held_goal?": FRACTION,
+                      "realised": FRACTION}, key="length")
+_ROW = {"row": str, **dict.fromkeys(SETS, _SET), "held": FRACTION, "held_goal": FRACTION,
+        "bound?": MAYBE_FRACTION, "bound_goal?": MAYBE_FRACTION, "guarantee": _GUARANTEE}
+_AUDIT = Records({"iteration": whole(1), "records": whole(), "mean_error": Range(null=True),
+                  "above": MAYBE_FRACTION, "max_error": whole(-BIG, null=True)}, key="iteration")
+_DIAGRAM = Records({"p": FRACTION, "observed": FRACTION}, key="p")
+MEASURE = {"run": whole(1),
+           "rows": Where(Records(_ROW, key="row"),
+                         lambda rows: any(r["row"] != "N/A" for r in rows), "has no row of an α"),
+           "reliability": {"all": _DIAGRAM, "plans": _DIAGRAM},
+           "sigma_e": Records({"key": whole(), "states": whole(1), "mean": Range(0),
+                               "median?": Range(0)}, key="key"),
+           "labels": {"alpha": _AUDIT, "mean?": _AUDIT}}
 
 
 def _alpha_rows(measure: dict) -> list:
@@ -52,7 +72,8 @@ def guarantee(ax, record: dict) -> None:
 
 def reliability(ax, record: dict) -> None:
     for m in record["measures"]:
-        for (name, diagram), marker in zip(m["reliability"].items(), "os"):
+        for name, marker in zip(("all", "plans"), "os"):
+            diagram = m["reliability"][name]
             ax.plot([d["p"] for d in diagram], [d["observed"] for d in diagram], marker + "-",
                     ms=3, label=SETS[name] if m is record["measures"][0] else None)
     ax.plot([0, 1], [0, 1], "k:", label="calibrated")

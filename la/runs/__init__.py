@@ -16,6 +16,7 @@ registries with what it must know of their files (`folder.READERS`, `folder.REME
     machine        what a run's numbers were computed on
     shapes         results files checked against what their readers need
     cli            the command lines' checks of arguments and inputs
+    stops          how a command ends: one-line errors, Ctrl-C and SIGTERM, a terminal without α
     progress       the printer of PDB builds (la.pdb.store's progress calls), one line each on
                    stderr; a heartbeat
 """

@@ -21,8 +21,6 @@ back. Files of earlier versions are read through `la.runs.compat`.
 """
 import json
 import math
-import zipfile
-import zlib
 from dataclasses import asdict, is_dataclass
 
 import numpy as np
@@ -32,7 +30,7 @@ from la.features.encodings import describe
 from la.io import write_npz
 from la.learn import Learner
 from la.runs.compat import checkpoint_identity
-from la.runs.persist import pack, unpack
+from la.runs.persist import pack, read_arrays, unpack
 
 META = "__meta__"
 IDENTITY = ("domain", "encoding", "config")       # what makes two checkpoints the same run's
@@ -75,17 +73,7 @@ def save_state(path, parts: dict, arrays: dict, meta: dict) -> None:
 def read_state(path, what: str = "checkpoint") -> tuple[dict, dict]:
     """Every array of the file at `path` and its metadata (a JSON object with "parts"); ValueError
     naming the file, and `what` it should have been, if it is not one."""
-    try:
-        data = np.load(path, allow_pickle=False)
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise ValueError("a single array, not an .npz archive")
-        with data:
-            # every member read: a damaged one shows here
-            arrays = {key: data[key] for key in data.files}
-    except (OSError, EOFError, ValueError, TypeError, AttributeError, zipfile.BadZipFile,
-            zlib.error) as error:
-        raise ValueError(f"{path}: not a readable {what} "
-                         f"({type(error).__name__}: {error})") from None
+    arrays = read_arrays(path, what)
     try:
         meta = json.loads(str(arrays[META].reshape(-1)[0]))
     except (KeyError, IndexError, ValueError) as error:

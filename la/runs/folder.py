@@ -13,16 +13,13 @@ import contextlib
 import json
 import shlex
 import subprocess
-import zipfile
-import zlib
 from pathlib import Path
-
-import numpy as np
 
 from la.io import PARTIAL, remove_partial, write_json
 from la.runs.checkpoint import check_checkpoint
 from la.runs.cli import when_stopped
 from la.runs.lock import LOCK, hold, release
+from la.runs.persist import read_arrays
 from la.runs.shapes import check_shape, tasks_shape
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,7 +123,7 @@ def read_experiment(out: Path) -> dict:
     path = Path(out) / MARKER
     remedy = "it records the run's settings: restore it, or start again with another --out"
     try:
-        record = json.loads(path.read_text())
+        record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)}); {remedy}") from None
     if not (isinstance(record, dict) and isinstance(record.get("settings"), dict)
@@ -175,7 +172,7 @@ def read_result(path: Path) -> dict:
     """A finished unit's `unit.json`: ValueError unless it is a JSON object with a one-line
     'summary' (and no NaN or Infinity)."""
     try:
-        result = json.loads(Path(path).read_text(), parse_constant=_strict)
+        result = json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=_strict)
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
     if not is_result(result):
@@ -188,7 +185,7 @@ def read_tasks(path: Path, shape=None) -> list:
     with an 'id', and of `shape` if given (`la.runs.shapes.tasks_shape`: ids once and the unit's,
     each field of its type and range)."""
     try:
-        records = json.loads(Path(path).read_text(), parse_constant=_strict)
+        records = json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=_strict)
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
     if not (isinstance(records, list)
@@ -244,22 +241,13 @@ def _check_file(path: Path, unit_shape=None) -> None:
         read_tasks(path, None if unit_shape is None else tasks_shape(unit_shape))
     elif path.suffix == ".json":
         try:
-            json.loads(path.read_text())
+            json.loads(path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
             raise ValueError(f"{path} is damaged (not JSON: {_one_line(error)})") from None
     elif path.name in READERS:
         READERS[path.name](path)
     elif path.suffix == ".npz":
-        try:
-            data = np.load(path, allow_pickle=False)
-            if not isinstance(data, np.lib.npyio.NpzFile):
-                raise ValueError("a single array, not an .npz archive")
-            with data:
-                for key in data.files:
-                    data[key]                   # reads the array, so a damaged one shows here
-        except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error) as error:
-            raise ValueError(f"{path} is damaged "
-                             f"(not a readable .npz: {_one_line(error)})") from None
+        read_arrays(path)                  # "<path>: not a readable .npz archive (<why>)"
 
 
 def _unit_folder(path: Path, out: Path) -> Path | None:

@@ -19,7 +19,11 @@ _held = {}                                     # resolved folder -> the open loc
 
 
 class FolderInUse(ValueError):
-    """Another process holds the folder."""
+    """Another process holds the folder; `holder` is its process id as its lock file gives it."""
+
+    def __init__(self, message: str, holder: str):
+        super().__init__(message)
+        self.holder = holder
 
 
 def hold(folder) -> bool:
@@ -41,9 +45,9 @@ def hold(folder) -> bool:
     except BlockingIOError:
         holder = os.read(fd, 32).decode(errors="replace").strip()
         os.close(fd)
-        raise FolderInUse(f"{folder} is in use by another run (process {holder or 'unknown'}); "
-                          "wait for it to end "
-                          f"or stop it, or choose another --out") from None
+        holder = holder or "unknown"
+        raise FolderInUse(f"{folder} is in use by another run (process {holder}); wait for it to "
+                          "end or stop it, or choose another --out", holder) from None
     try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)

@@ -21,7 +21,7 @@ def cpu_model() -> str:
     """The CPU's name as Linux reports it (/proc/cpuinfo), else what Python's platform module
     knows."""
     if os.path.exists("/proc/cpuinfo"):
-        with open("/proc/cpuinfo") as cpu:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpu:
             for line in cpu:
                 if line.startswith("model name"):
                     return line.split(":", 1)[1].strip()

@@ -150,13 +150,36 @@ def _open(path: str):
                          f"written by la.runs.persist.save")
     try:
         data = np.load(path, allow_pickle=False)
-    # neither .npy nor .npz: NumPy takes it for a pickle, which it refuses
-    except ValueError:
-        raise ValueError(f"{path}: not an .npz archive written by la.runs.persist.save") from None
+    # neither .npy nor .npz (NumPy takes it for a pickle, which it refuses), or a damaged archive
+    except DAMAGED as error:
+        raise ValueError(f"{path}: not an .npz archive written by la.runs.persist.save "
+                         f"({_reason(error)})") from None
     if not isinstance(data, np.lib.npyio.NpzFile):
         raise ValueError(f"{path}: a single array, "
                          "not an .npz archive written by la.runs.persist.save")
     return data
+
+
+# what NumPy and zipfile raise on a damaged file (a truncated, zeroed or empty .npz or .npy); a
+# system's limit (too few file descriptors) is an OSError, left to say itself
+DAMAGED = (ValueError, EOFError, zipfile.BadZipFile, zlib.error)
+
+
+def _reason(error) -> str:
+    return f"{type(error).__name__}: {' '.join(str(error).split())}"
+
+
+def read_arrays(path, what: str = ".npz archive") -> dict:
+    """Every array of the .npz archive at `path`, each read whole (a damaged member shows here);
+    ValueError naming the file, and `what` it should have been, if it is not a readable one."""
+    try:
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ValueError("a single array, not an .npz archive")
+        with data:
+            return {key: data[key] for key in data.files}
+    except (*DAMAGED, MemoryError) as error:        # MemoryError: a header claiming 10^12 entries
+        raise ValueError(f"{path}: not a readable {what} ({_reason(error)})") from None
 
 
 def _read_meta(data, path: str) -> dict:
@@ -223,8 +246,8 @@ def _array(data, key: str, path: str) -> np.ndarray:
     (MemoryError) or runs out of data."""
     try:
         return data[key]
-    except (ValueError, MemoryError, EOFError, OSError, zipfile.BadZipFile, zlib.error) as e:
-        raise ValueError(f"{path}: key '{key}' cannot be read ({type(e).__name__}: {e})") from None
+    except (*DAMAGED, MemoryError, OSError) as e:
+        raise ValueError(f"{path}: key '{key}' cannot be read ({_reason(e)})") from None
 
 
 def _check_arrays(shapes: dict, data, path: str) -> None:
