@@ -126,3 +126,12 @@ def test_the_teacher_in_parts_is_the_teacher_in_one_call(course):
     assert parts.generated == whole.generated
     assert [line.split(" (")[0] for line in lines] == [
         f"  {k} of 12 seeds solved" for k in (5, 10, 12)]
+
+
+def test_the_committed_table1_header_names_its_runs_and_both_files(course):
+    """Tutorials 10 and 11 introduce the committed record with this one line (it used to be typed
+    out in both)."""
+    line = course.committed_table1_header({"runs": [{}, {}, {}]})
+    assert line.startswith("\nthe committed full-scale record, 3 runs of the paper's protocol (")
+    assert str(course.TABLE1_RECORD.relative_to(ROOT)) in line
+    assert str(course.MD_RECORD.relative_to(ROOT)) in line and line.endswith("on Korf's 100")

@@ -35,7 +35,7 @@ from dataclasses import replace
 
 # The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
 sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
-from course import (MD_RECORD, ROOT, TABLE1_RECORD, committed_table1, data,  # noqa: E402
+from course import (ROOT, committed_table1, committed_table1_header, data,  # noqa: E402
                     figure_path, train)
 
 import matplotlib.pyplot as plt
@@ -157,9 +157,7 @@ print(f"Korf's 100 need {min(i.optimal for i in data.korf100())} to "
 committed = committed_table1()                   # committed results, read only
 if committed is not None:
     full, rows = committed
-    print(f"\nthe committed full-scale record, {len(full['runs'])} runs of the paper's protocol "
-          f"({TABLE1_RECORD.relative_to(ROOT)}; MD, which training does not change, from "
-          f"{MD_RECORD.relative_to(ROOT)}), on Korf's 100:")
+    print(committed_table1_header(full) + ":")
     for name in (str(ALPHA), "MD"):
         if name in rows:
             row = rows[name]

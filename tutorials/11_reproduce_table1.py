@@ -51,7 +51,7 @@ from dataclasses import replace
 
 # The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
 sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
-from course import (MD_RECORD, ROOT, TABLE1_RECORD, committed_table1,  # noqa: E402
+from course import (ROOT, committed_table1, committed_table1_header,  # noqa: E402
                     figure_path)
 
 import numpy as np  # noqa: E402
@@ -169,9 +169,7 @@ else:
 committed = committed_table1()                   # committed results, read only
 if committed is not None:
     full, by_row = committed
-    print(f"\nthe committed full-scale record, {len(full['runs'])} runs of the paper's protocol "
-          f"({TABLE1_RECORD.relative_to(ROOT)}; MD, which training does not change, from "
-          f"{MD_RECORD.relative_to(ROOT)}), on Korf's 100, the mean over its runs:")
+    print(committed_table1_header(full) + ", the mean over its runs:")
     for row in by_row:
         r = by_row[row]
         print(f"  {row:>4}: {r['generated']:13,.0f} nodes, {r['subopt']:5.2f} % suboptimal, "
