@@ -1,5 +1,6 @@
-"""The tutorials' helper: what the main path (00-10) takes from outside the core, in one place, and
-what later tutorials share (10 and 11 the committed Table 1; 17 and 18 the teacher and a network).
+"""The tutorials' helper: what the path to the full loop (00-10) takes from outside the core, in one
+place, and what later tutorials share (10 and 12 the committed Table 1; 19 and 20 the teacher and a
+network).
 
 A tutorial runs as a script, `python tutorials/NN_name.py`, and cell by cell (its `# %%` cells) in
 a notebook. Python finds this file beside the script, in a kernel started in tutorials/, or, in a

@@ -1,4 +1,4 @@
-"""Tutorial 12: the paper's Table 2, GenerateTaskPrac against LengthInc, at tutorial scale.
+"""Tutorial 13: the paper's Table 2, GenerateTaskPrac against LengthInc, at tutorial scale.
 
 The paper's second claim (§1, §5 "Efficiency Experiments") is that GenerateTaskPrac (GTP, tutorial
 09) makes better training tasks than the bootstrap's LengthInc, which walks LengthInc·n random moves
@@ -27,7 +27,7 @@ varies from run to run by more than its lead over the best LengthInc. So this tu
 experiment works and what each column measures, and then says, from its own numbers, whether the
 difference showed at this scale.
 
-Run from the repository root:  python tutorials/12_reproduce_table2.py
+Run from the repository root:  python tutorials/13_reproduce_table2.py
 """
 import json
 import sys
@@ -162,7 +162,7 @@ if committed:
 # from the next, as the committed runs' spread shows. The paper's 10 runs × 10 test sets (`python -m
 # la.experiments.efficiency --paper`, hours) are the scale at which the claim is made.
 
-out = figure_path("12_reproduce_table2")  # figures/tutorials/, ignored by git
+out = figure_path("13_reproduce_table2")  # figures/tutorials/, ignored by git
 table2_efficiency({"table": rows}, out)
 print(f"saved {out.relative_to(ROOT)}")
 

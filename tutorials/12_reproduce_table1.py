@@ -1,4 +1,4 @@
-"""Tutorial 11: the paper's Table 1, end to end, at tutorial scale.
+"""Tutorial 12: the paper's Table 1, end to end, at tutorial scale.
 
 Everything so far comes together: LearnHeuristicPrac (tutorial 10) trains two heuristics on the
 15-puzzle, IDA* solves test tasks with each, and we fill in the paper's Table 1 — time, nodes
@@ -43,7 +43,7 @@ the committed full-scale record):
 The full runs are `python -m la.experiments.suboptimality --paper --run K` for K = 1..10, joined by
 `python -m la.experiments.merge`.
 
-Run from the repository root:  python tutorials/11_reproduce_table1.py
+Run from the repository root:  python tutorials/12_reproduce_table1.py
 """
 import sys
 import time
@@ -191,7 +191,7 @@ if committed is not None:
     print(f"    N/A is the most suboptimal row: {held['worst']} ({by_row['N/A']['subopt']:.2f} %; "
           f"the α rows {min(full_subopts):.2f} to {max(full_subopts):.2f} %)")
 
-out = figure_path("11_reproduce_table1")  # figures/tutorials/, ignored by git
+out = figure_path("12_reproduce_table1")  # figures/tutorials/, ignored by git
 table1_suboptimality({"config": {"alphas": list(cfg.alphas)}, "table": rows,
                       "title": f"Table 1 at tutorial scale: Korf's instances shortened to "
                                f"{SHORTENED} moves (the paper's values: full instances, full "
