@@ -81,9 +81,9 @@ def committed_table1():
 def committed_table1_header(record: dict) -> str:
     """The line that introduces the committed full-scale Table 1 (`committed_table1`'s record) in a
     tutorial's printout: how many runs, and the two files it comes from."""
-    return (f"\nthe committed full-scale record, {len(record['runs'])} runs of the paper's protocol "
-            f"({TABLE1_RECORD.relative_to(ROOT)}; MD, which training does not change, from "
-            f"{MD_RECORD.relative_to(ROOT)}), on Korf's 100")
+    return (f"\nthe committed full-scale record, {len(record['runs'])} runs of the paper's "
+            f"protocol ({TABLE1_RECORD.relative_to(ROOT)}; MD, which training does not change, "
+            f"from {MD_RECORD.relative_to(ROOT)}), on Korf's 100")
 
 
 def figure_path(name: str) -> Path:
