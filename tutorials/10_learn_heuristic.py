@@ -26,7 +26,9 @@ learnt labels up to some thirty moves (part 2 prints the largest), far short of 
 mechanisms prevent. The full-scale runs, and what they reach on Korf's 100, are `python -m
 la.experiments.suboptimality --paper --run K` for K = 1..10, joined by `python -m
 la.experiments.merge`; the committed record of those ten runs (the README's headline) is printed at
-the end of part 3 and drawn in figures/table1-gap/control/ten-runs/table1_suboptimality.png.
+the end of part 3 and drawn in figures/table1-gap/control/ten-runs/table1_suboptimality.png. The
+full-strength loop in a tutorial is the next one, 11: the same method at the paper's settings on the
+8-puzzle, where every h* is known, watched iteration by iteration.
 
 Run from the repository root:  python tutorials/10_learn_heuristic.py
 """

@@ -19,9 +19,10 @@ carries over; large ones outrun the budget and leave too few solved tasks to lea
 paper says, balances the two and beats every LengthInc on test.
 
 Scale. `python -m la.experiments.efficiency` runs the experiment (2 runs × 3 test sets by default;
---paper for the paper's protocol). Here, to fit in two minutes: ONE run of 10 iterations at a
-quarter of the training budget, and ONE test set with a twelfth of the paper's budget, each task at
-most the budget of 1 s (the first lines print them). One run cannot settle which method is better:
+--paper for the paper's protocol, whose committed runs are in figures/efficiency-paper/; tutorial 11
+shows a full-strength training loop, on the 8-puzzle). Here, to fit in two minutes: ONE run of 10
+iterations at a quarter of the training budget, and ONE test set with a twelfth of the paper's
+budget, each task at most the budget of 1 s (the first lines print them). One run cannot settle which method is better:
 in the committed full-scale results (figures/efficiency.json, printed at the end) GTP's Solved Test
 varies from run to run by more than its lead over the best LengthInc. So this tutorial shows how the
 experiment works and what each column measures, and then says, from its own numbers, whether the
