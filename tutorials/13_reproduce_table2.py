@@ -22,11 +22,11 @@ Scale. `python -m la.experiments.efficiency` runs the experiment (2 runs × 3 te
 --paper for the paper's protocol, whose committed runs are in figures/efficiency-paper/; tutorial 11
 shows a full-strength training loop, on the 8-puzzle). Here, to fit in two minutes: ONE run of 10
 iterations at a quarter of the training budget, and ONE test set with a twelfth of the paper's
-budget, each task at most the budget of 1 s (the first lines print them). One run cannot settle which method is better:
-in the committed full-scale results (figures/efficiency.json, printed at the end) GTP's Solved Test
-varies from run to run by more than its lead over the best LengthInc. So this tutorial shows how the
-experiment works and what each column measures, and then says, from its own numbers, whether the
-difference showed at this scale.
+budget, each task at most the budget of 1 s (the first lines print them). One run cannot settle
+which method is better: in the committed full-scale results (figures/efficiency.json, printed at the
+end) GTP's Solved Test varies from run to run by more than its lead over the best LengthInc. So this
+tutorial shows how the experiment works and what each column measures, and then says, from its own
+numbers, whether the difference showed at this scale.
 
 Run from the repository root:  python tutorials/13_reproduce_table2.py
 """
