@@ -9,7 +9,9 @@ ranks, kept in the PDB cache). The settings are the ground-truth experiment's fu
 la/experiments/README.md, "Ground truth"): the paper's 15-puzzle protocol, unchanged, with the
 one-hot input, 66 M nodes per training task, TrainIter 1,000, the FFNN batch and the buffer at
 25,000, MaxSteps 1,000. The complete method runs: GenerateTaskPrac with the WUNN, IDA* with the
-FFNN's y^α, the Update of both networks, the α and β rules.
+FFNN's y^α, the Update of both networks, the α and β rules. It trains the two-output FFNN of the α
+rows; the experiment also trains the single-output one (N/A), whose row part 4 prints from the
+committed run.
 
 One thing is cut, and printed as such: the run stops after NUM_ITER = 20 of its NumIter = 50
 iterations. All 50 take longer than a tutorial can: each Update trains the WUNN for up to 101
