@@ -73,8 +73,8 @@ def small_classifier(seed: int):
 
 
 def test_a_saved_network_is_read_back_with_its_history(course, tmp_path):
-    """Tutorial 17 saves its W50 network for 18 (save_network); 18 reads it (load_network)."""
-    net, identity = small_classifier(1), course.network_identity("17_confidence", seed=14, data="d")
+    """Tutorial 19 saves its W50 network for 20 (save_network); 20 reads it (load_network)."""
+    net, identity = small_classifier(1), course.network_identity("19_confidence", seed=14, data="d")
     course.save_network(net, tmp_path / "w.npz", identity, [0.5, 0.4])
     back, history = course.load_network(tmp_path / "w.npz", identity)
     assert history == [0.5, 0.4] and back.params.keys() == net.params.keys()
@@ -84,12 +84,12 @@ def test_a_saved_network_is_read_back_with_its_history(course, tmp_path):
 def test_a_damaged_or_foreign_network_is_not_reused(course, tmp_path):
     """Missing, truncated, made from other settings, or weights changed behind its checksum: each
     gives None and the reason, so the tutorial trains the network again."""
-    path, identity = tmp_path / "w.npz", course.network_identity("17_confidence", seed=14)
+    path, identity = tmp_path / "w.npz", course.network_identity("19_confidence", seed=14)
     assert course.load_network(path, identity) == (None, "no w.npz yet")
     course.save_network(small_classifier(1), path, identity, [])
     assert course.load_network(path, {**identity, "seed": 15})[1] == (
         "w.npz was made from other settings, data or code")
-    other = course.network_identity("17_confidence", seed=14, data="other")
+    other = course.network_identity("19_confidence", seed=14, data="other")
     assert course.load_network(path, other)[0] is None
     about = course.persist.read_about(path)
     course.persist.save(small_classifier(2), path, about=about)   # other weights, the old checksum
@@ -100,7 +100,7 @@ def test_a_damaged_or_foreign_network_is_not_reused(course, tmp_path):
 
 
 def test_the_committed_table1_is_the_readme_headline(course):
-    """Tutorials 10 and 11 print the record whose α = 0.9 row the README's results table quotes."""
+    """Tutorials 10 and 12 print the record whose α = 0.9 row the README's results table quotes."""
     if course.committed_table1() is None:
         pytest.skip("the committed records are not in this checkout")
     record, rows = course.committed_table1()
@@ -113,7 +113,7 @@ def test_the_committed_table1_is_the_readme_headline(course):
 
 
 def test_the_teacher_in_parts_is_the_teacher_in_one_call(course):
-    """Tutorials 17 and 18 solve the teacher's seeds in parts, a line after each: the same data."""
+    """Tutorials 19 and 20 solve the teacher's seeds in parts, a line after each: the same data."""
     from la.heller.teacher import label_plans, teacher_heuristic
     from la.domains.walk import random_walk
     seeds = random_walk(EIGHT, np.arange(1, 13), np.random.default_rng(3), n=12)
@@ -126,3 +126,12 @@ def test_the_teacher_in_parts_is_the_teacher_in_one_call(course):
     assert parts.generated == whole.generated
     assert [line.split(" (")[0] for line in lines] == [
         f"  {k} of 12 seeds solved" for k in (5, 10, 12)]
+
+
+def test_the_committed_table1_header_names_its_runs_and_both_files(course):
+    """Tutorials 10 and 12 introduce the committed record with this one line (it used to be typed
+    out in both)."""
+    line = course.committed_table1_header({"runs": [{}, {}, {}]})
+    assert line.startswith("\nthe committed full-scale record, 3 runs of the paper's protocol (")
+    assert str(course.TABLE1_RECORD.relative_to(ROOT)) in line
+    assert str(course.MD_RECORD.relative_to(ROOT)) in line and line.endswith("on Korf's 100")

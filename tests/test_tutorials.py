@@ -1,7 +1,7 @@
 """The tutorials: numbered from 00 without gaps, each saving its figure through the tutorials'
 helper (tutorials/course.py) into the ignored figures/tutorials/, so that reading them leaves a
 clean checkout clean; each naming itself by its number, checking its claims at the end, the main
-path (00-12) ending with exercises. Each opens as a notebook: `# %%` cells at each part, no
+path (00-13) ending with exercises. Each opens as a notebook: `# %%` cells at each part, no
 `__file__`, and it runs cell by cell in a fresh interpreter started at the repository root, as a
 notebook kernel started there would run it; the path to the full loop (00-10) imports the core and
 the helper only. One short tutorial runs in the default tier, as a script and cell by cell; the
@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = sorted((ROOT / "tutorials").glob("[0-9][0-9]_*.py"))
 # seconds: the default tier runs this one
 QUICK = ROOT / "tutorials" / "03_backprop_by_hand.py"
-# 00-12: through the paper's Tables 1 and 2
-MAIN_PATH = 13
+# 00-13: through the paper's Tables 1 and 2
+MAIN_PATH = 14
 FULL_LOOP = 11                                                 # 00-10: the path to the full loop
 HELPER = "course"                                              # tutorials/course.py
 IDS = [t.stem for t in TUTORIALS]
@@ -251,16 +251,16 @@ def test_tutorial_runs_cell_by_cell_as_in_a_notebook_at_the_repository_root(tuto
 
 @pytest.mark.slow
 def test_the_pancake_tutorial_says_so_when_no_stack_is_solved_by_every_row(tmp_path):
-    """Tutorial 14 compares its rows on the stacks that every row solved. A network that has barely
+    """Tutorial 16 compares its rows on the stacks that every row solved. A network that has barely
     trained leaves every stack unsolved in its α row, so there are none: the tutorial must say so
     and go on (it used to compare None < None and crash)."""
-    source = (ROOT / "tutorials" / "14_the_method_on_pancakes.py").read_text(encoding="utf-8")
+    source = (ROOT / "tutorials" / "16_the_method_on_pancakes.py").read_text(encoding="utf-8")
     changes = {"ALPHAS = (0.95, 0.9, 0.75, 0.5, 0.25, 0.05)": "ALPHAS = (0.95,)",
                "TEST_BUDGET = 2_000_000 ": "TEST_BUDGET = 200_000 ",
                "shorter = dict(num_iter=16, node_limit=500_000)":
                    "shorter = dict(num_iter=2, node_limit=500_000)"}
     for old, new in changes.items():
-        assert source.count(old) == 1, f"tutorial 14 no longer has {old!r}: update this test"
+        assert source.count(old) == 1, f"tutorial 16 no longer has {old!r}: update this test"
         source = source.replace(old, new)
     script = tmp_path / "14_the_method_on_pancakes_no_common_stack.py"
     script.write_text(source, encoding="utf-8")
@@ -268,7 +268,7 @@ def test_the_pancake_tutorial_says_so_when_no_stack_is_solved_by_every_row(tmp_p
         out = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
                              text=True, timeout=900)
     finally:
-        figure_of(ROOT / "tutorials" / "14_the_method_on_pancakes.py").unlink(missing_ok=True)
+        figure_of(ROOT / "tutorials" / "16_the_method_on_pancakes.py").unlink(missing_ok=True)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     assert "on the 0 stacks every row solved:\n  none:" in out.stdout
 

@@ -9,7 +9,7 @@ the goal, the bound rises to the smallest f that went over it, and the search st
 never overestimates, h(s) <= h*(s) for every state s, it is *admissible*: f never exceeds the cost
 of the cheapest plan through s, the bound never passes the optimal cost, and the first plan IDA*
 finds is optimal. (The terms of the course are gathered in tutorials/GLOSSARY.md.) Strong
-admissible heuristics take expert knowledge or much memory (tutorial 13's pattern databases), so
+admissible heuristics take expert knowledge or much memory (tutorial 15's pattern databases), so
 Marom & Rosman (ICAPS 2020) learn one with a neural network instead. Two things stand in the way
 (paper §1–§2):
 
@@ -42,7 +42,7 @@ numbers on this, counts the states exactly, and says where the guarantee is weak
 
 Everything here is shown on the 8-puzzle, where a breadth-first search gives h* for all 181,440
 states, so that every claim can be checked exactly. The tutorials that follow build the paper's
-method piece by piece; the main path, 00–12, ends with the paper's Tables 1 and 2, and 13–18 extend
+method piece by piece; the main path, 00–13, ends with the paper's Tables 1 and 2, and 14–20 extend
 it:
 
     00 the problem (this one)          the 8-puzzle: heuristics, overestimation, y^α, calibration,
@@ -66,18 +66,22 @@ it:
     09 GenerateTaskPrac                how σ_e chooses the next training task (the paper's Figures 1
                                        and 2)
     10 LearnHeuristicPrac              the whole training loop, and what its heuristic can solve
-    11 Table 1 at tutorial scale       suboptimality against α, the single-output network, Manhattan
+    11 every h* known                  the whole loop at full strength on the 8-puzzle, its
+                                       promises checked against exact h* iteration by iteration
+    12 Table 1 at tutorial scale       suboptimality against α, the single-output network, Manhattan
                                        distance
-    12 Table 2 at tutorial scale       GenerateTaskPrac against LengthInc task generation
-    13 pattern databases               the admissible heuristics behind the features of the other
+    13 Table 2 at tutorial scale       GenerateTaskPrac against LengthInc task generation
+    14 a bound that holds              the same network in IDA* (a probability) and in focal search
+                                       (a certified bound cost <= w · C*)
+    15 pattern databases               the admissible heuristics behind the features of the other
                                        domains
-    14 the method on pancakes          Table 3's domains: PDB inputs, the floor h_ad, both networks
+    16 the method on pancakes          Table 3's domains: PDB inputs, the floor h_ad, both networks
                                        on the 24-pancake
-    15 Boot and the labels             the bootstrap learner the paper compares with, and where
+    17 Boot and the labels             the bootstrap learner the paper compares with, and where
                                        labels come from
-    16 optimal labels, conformal y^α   a network trained on optimal plans; a calibration that holds
-    17 confidence (Heller et al. 2022) a classifier's confidence, in and out of distribution
-    18 confidence-aware search         pruning greedy search by confidence; σ_e against max-softmax
+    18 optimal labels, conformal y^α   a network trained on optimal plans; a calibration that holds
+    19 confidence (Heller et al. 2022) a classifier's confidence, in and out of distribution
+    20 confidence-aware search         pruning greedy search by confidence; σ_e against max-softmax
 
 Every tutorial needs only NumPy, SciPy and matplotlib (`pip install -r requirements.txt`; no .NET,
 no TensorFlow): the search, the networks and their gradients are written out in `la` and can be
@@ -301,8 +305,8 @@ for name in nets:
 #     y^α <= h* far less often than α.
 #   * It treats the states of a plan as independent, which neighbouring states are not.
 # What remains is an ordering, which the paper's tables show: a larger α, fewer overestimates, more
-# optimal plans, more nodes. Tutorials 06 and 11 measure how calibrated a heuristic trained by the
-# paper's method is.
+# optimal plans, more nodes. Tutorials 06, 11 and 12 measure how calibrated a heuristic trained by
+# the paper's method is (11 on every state of the 8-puzzle, exactly).
 
 # %%
 # --- figure ---------------------------------------------------------------------------------------

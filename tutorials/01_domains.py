@@ -11,7 +11,7 @@ walking back from the goal really is.
 The authors' C# reaches all four domains through generic types, which makes it hard to follow one
 domain through it. Here every domain offers the same few batch methods (`expand`, `apply`,
 `inverse`, `parse`, `format`), so the search and the learning never ask which domain they run on,
-and the tutorials after this one work concretely on the sliding-tile puzzles (tutorials 13 and 14
+and the tutorials after this one work concretely on the sliding-tile puzzles (tutorials 15 and 16
 show what the other domains' networks read).
 
 Run from the repository root:  python tutorials/01_domains.py
@@ -152,7 +152,7 @@ print(f"(a one-hot of each value's cell would take {puzzle.size * puzzle.size} i
 # cost-to-goal h* of every one. A walk of k steps makes a task of cost at most k: short walks come
 # close, but longer ones wander and double back, and their cost levels off near the average distance
 # over all states, with a wide spread. Walk length is a blunt dial for "a little harder than last
-# time", which is what the LengthInc baseline turns (tutorial 12); the paper looks for a better one
+# time", which is what the LengthInc baseline turns (tutorial 13); the paper looks for a better one
 # (tutorial 09).
 exact = ExactDistances(eight)
 lengths = np.arange(0, LONGEST + 1, 4)

@@ -54,7 +54,7 @@ that matches its errors. So we measure instead of trusting: every state on the s
 solutions of Korf's 100 instances has a known distance to the goal, 5,305 states in all
 (`la.rivals.calibration`). The network here is trained directly, in one go, on the optimal plans of
 100 short tasks: the best case, since its labels are exact. The training loop that makes the paper's
-heuristic comes in tutorials 07–10; tutorial 11 measures its heuristic the same way, and the
+heuristic comes in tutorials 07–10; tutorial 12 measures its heuristic the same way, and the
 committed full-scale run's numbers are in figures/README.md ("Calibration").
 
 Run from the repository root:  python tutorials/06_likely_admissible.py

@@ -26,7 +26,9 @@ learnt labels up to some thirty moves (part 2 prints the largest), far short of 
 mechanisms prevent. The full-scale runs, and what they reach on Korf's 100, are `python -m
 la.experiments.suboptimality --paper --run K` for K = 1..10, joined by `python -m
 la.experiments.merge`; the committed record of those ten runs (the README's headline) is printed at
-the end of part 3 and drawn in figures/table1-gap/control/ten-runs/table1_suboptimality.png.
+the end of part 3 and drawn in figures/table1-gap/control/ten-runs/table1_suboptimality.png. The
+full-strength loop in a tutorial is the next one, 11: the same method at the paper's settings on the
+8-puzzle, where every h* is known, watched iteration by iteration.
 
 Run from the repository root:  python tutorials/10_learn_heuristic.py
 """
@@ -35,7 +37,7 @@ from dataclasses import replace
 
 # The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
 sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
-from course import (MD_RECORD, ROOT, TABLE1_RECORD, committed_table1, data,  # noqa: E402
+from course import (ROOT, committed_table1, committed_table1_header, data,  # noqa: E402
                     figure_path, train)
 
 import matplotlib.pyplot as plt
@@ -157,9 +159,7 @@ print(f"Korf's 100 need {min(i.optimal for i in data.korf100())} to "
 committed = committed_table1()                   # committed results, read only
 if committed is not None:
     full, rows = committed
-    print(f"\nthe committed full-scale record, {len(full['runs'])} runs of the paper's protocol "
-          f"({TABLE1_RECORD.relative_to(ROOT)}; MD, which training does not change, from "
-          f"{MD_RECORD.relative_to(ROOT)}), on Korf's 100:")
+    print(committed_table1_header(full) + ":")
     for name in (str(ALPHA), "MD"):
         if name in rows:
             row = rows[name]

@@ -1,5 +1,6 @@
-"""The tutorials' helper: what the main path (00-10) takes from outside the core, in one place, and
-what later tutorials share (10 and 11 the committed Table 1; 17 and 18 the teacher and a network).
+"""The tutorials' helper: what the path to the full loop (00-10) takes from outside the core, in one
+place, and what later tutorials share (10 and 12 the committed Table 1; 19 and 20 the teacher and a
+network).
 
 A tutorial runs as a script, `python tutorials/NN_name.py`, and cell by cell (its `# %%` cells) in
 a notebook. Python finds this file beside the script, in a kernel started in tutorials/, or, in a
@@ -14,6 +15,7 @@ la/__init__.py).
     train(...)                LearnHeuristicPrac (`la.learn`), printing one line per iteration
     output_path(name, suffix) another file a tutorial writes beside its figure
     committed_table1()        the committed full-scale Table 1 the README's headline quotes
+    committed_table1_header(record)  the line a tutorial prints before that record's rows
     teacher_in_parts(...)     Heller et al.'s teacher data, with a line after each part
     fingerprint(...)          a SHA-256 of arrays and files: what a saved network was made from
     network_identity(...)     all that a saved network was made from: settings, data, code, numerics
@@ -74,6 +76,14 @@ def committed_table1():
     rows["MD"] = next(r for r in json.loads(MD_RECORD.read_text(encoding="utf-8"))["table"]
                       if r["row"] == "MD")
     return record, rows
+
+
+def committed_table1_header(record: dict) -> str:
+    """The line that introduces the committed full-scale Table 1 (`committed_table1`'s record) in a
+    tutorial's printout: how many runs, and the two files it comes from."""
+    return (f"\nthe committed full-scale record, {len(record['runs'])} runs of the paper's "
+            f"protocol ({TABLE1_RECORD.relative_to(ROOT)}; MD, which training does not change, "
+            f"from {MD_RECORD.relative_to(ROOT)}), on Korf's 100")
 
 
 def figure_path(name: str) -> Path:

@@ -2,7 +2,9 @@
 longest silence.
 
 The tutorials' targets (issue 40): at most 2 minutes of wall time each on a quiet 2-core machine,
-the first line within 10 s, then a line at least every ~15 s while it trains or searches. They are
+the first line within 10 s, then a line at least every ~15 s while it trains or searches. Tutorial
+11, the whole loop at full strength (issue 56: "a few minutes at most"), is the one allowed more
+wall time; the report still marks it over the 2 minutes. They are
 measured here, never in a timed test: run `python -m la.bench --only tutorials` on a quiet machine
 with a warm PDB cache (`python -m la.pdb build` for the 15-puzzle and the 24-pancake first), and
 again on a cold one for the PDB tutorials. CPU time (user + system of the finished child) is given

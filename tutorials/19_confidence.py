@@ -1,4 +1,4 @@
-"""Tutorial 17: a network's confidence, in and out of distribution (Heller et al. 2022), at tutorial
+"""Tutorial 19: a network's confidence, in and out of distribution (Heller et al. 2022), at tutorial
 scale.
 
 Every network so far gave one number per state. Heller, Ferber, Bitterwolf, Hein & Hoffmann (SoCS
@@ -9,7 +9,7 @@ heuristic is the most likely cost and the confidence its probability ("Search Me
 
 trained by cross-entropy on a teacher's data: greedy plans from random-walk seeds, each plan state
 labelled with its remaining cost on its plan ("Planning Background"; `la.heller.teacher`). Here, and
-in tutorial 18, which searches with this confidence:
+in tutorial 20, which searches with this confidence:
 
   1. Is c^NN lower on inputs unlike the training states? Not necessarily: nothing in training asks
      the network to be unsure anywhere. Out-of-distribution (OOD) training adds noise inputs whose
@@ -17,7 +17,7 @@ in tutorial 18, which searches with this confidence:
      a fair coin) or weighted noise (bit e on with its frequency p_e in the training inputs). The
      paper's Table 1 for two of its networks: Standard (no noise) and W50 (weighted noise, half of
      every batch), the one it searches with.
-  2. Why two thresholds. Tutorial 18 prunes a state when c^NN(s) < t, t the X-th percentile of the
+  2. Why two thresholds. Tutorial 20 prunes a state when c^NN(s) < t, t the X-th percentile of the
      confidences on the training states (Mean Threshold), or when c^NN(s) < t_i, the X-th percentile
      among the training states of cost i = h^NN(s) (Adaptive Threshold). Confidence falls with the
      distance to the goal, so one threshold for all states prunes the states far from the goal first
@@ -51,7 +51,7 @@ their confidence stays low (the paper's In is printed for comparison). Confidenc
 h^NN: the mean threshold prunes the far states first, the adaptive one more evenly. Each part prints
 which of the paper's claims held this time.
 
-Run from the repository root:  python tutorials/17_confidence.py
+Run from the repository root:  python tutorials/19_confidence.py
 """
 import sys
 import time
@@ -90,7 +90,7 @@ cfg = replace(full, seeds=300, noise_rows=2_000, networks=("Standard", "W50"),
 X_SHOWN = 20                    # the X whose thresholds part 2 and the figure show
 BANDS = (0, 20, 60, 120)        # h^NN bands, from near the goal to far from it (teacher plans:
                                 # up to ~350 moves)
-W50_FILE = output_path("17_confidence", "_W50.npz")   # the W50 network, which tutorial 18 reuses
+W50_FILE = output_path("19_confidence", "_W50.npz")   # the W50 network, which tutorial 20 reuses
 PROGRESS = 5                    # while a network trains: a progress line every 5 epochs
 began = time.perf_counter()
 puzzle = make_domain(cfg.domain)
@@ -131,7 +131,7 @@ def verdict(held: bool) -> str:
 # walks forward from a task's initial state). Each seed is solved by GBFS with MD; every state of
 # every plan is labelled with its remaining cost on that plan. A tenth of the plans is held out (the
 # "In" column and Kendall's τ), one fold of the rest validates for early stopping (`split_roles`, as
-# the experiment splits). Tutorial 18 draws the same data.
+# the experiment splits). Tutorial 20 draws the same data.
 rng = np.random.default_rng([SEED, 0])
 print(f"(the experiment: {full.seeds:,} seeds, {len(full.networks)} networks "
       f"({', '.join(full.networks)}), up to {full.classifier.max_epochs} epochs each)")
@@ -169,9 +169,9 @@ for k, name in enumerate(cfg.networks):
               f"({time.perf_counter() - started:.0f} s)")
         chunks[name].append(min(history.val_loss))
     nets[name] = net
-    if name == cfg.search_network:   # tutorial 18 searches with it: saved, not trained again there
-        # What it was made from: tutorial 18 reuses it only if all of this is the same there.
-        identity = network_identity("17_confidence", network=name, seed=SEED, epochs=EPOCHS,
+    if name == cfg.search_network:   # tutorial 20 searches with it: saved, not trained again there
+        # What it was made from: tutorial 20 reuses it only if all of this is the same there.
+        identity = network_identity("19_confidence", network=name, seed=SEED, epochs=EPOCHS,
                                     chunk=CHUNK, classifier=repr(cfg.classifier),
                                     data=fingerprint(states, costs, role))
         save_network(net, W50_FILE, identity, chunks[name])
@@ -221,7 +221,7 @@ print(f"  OOD training costs little in distribution (In >= 0.9 × Standard's, τ
 
 # %%
 # --- 2. Why two thresholds: confidence against h^NN -----------------------------------------------
-# W50 (the network tutorial 18 searches with); the thresholds are percentiles of its confidences on
+# W50 (the network tutorial 20 searches with); the thresholds are percentiles of its confidences on
 # the training states, the adaptive ones per cost group (`la.heller.thresholds`). By construction
 # the adaptive threshold prunes X % of each cost group of the training states; the mean one prunes
 # X % of all of them, taken where confidence is lowest: far from the goal.
@@ -289,7 +289,7 @@ fig.suptitle("Confidence of a classification heuristic on the 15-puzzle, at tuto
              "(Heller et al. 2022)",
              fontsize=11)
 fig.tight_layout()
-out = figure_path("17_confidence")  # figures/tutorials/, ignored by git
+out = figure_path("19_confidence")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 

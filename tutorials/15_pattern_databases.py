@@ -1,4 +1,4 @@
-"""Tutorial 13: pattern databases, the admissible heuristics behind the paper's features.
+"""Tutorial 15: pattern databases, the admissible heuristics behind the paper's features.
 
 A pattern database (PDB; Culberson & Schaeffer 1998) solves a smaller puzzle exactly and remembers
 every answer. Keep only some tiles, the *pattern*, and let the other tiles lose their numbers: the
@@ -22,7 +22,7 @@ disk (`la.pdb.store`) and `la.features` turns them into the networks' inputs. He
 The 8- and 15-puzzle PDBs are built afresh in a temporary folder (removed at the end), so the times
 printed are real.
 
-Run from the repository root:  python tutorials/13_pattern_databases.py
+Run from the repository root:  python tutorials/15_pattern_databases.py
 """
 import sys
 import tempfile
@@ -272,7 +272,7 @@ right.set_title(f"15-puzzle, the {EASIEST} easiest of Korf's 100: MD vs additive
                 fontsize=10)
 right.legend(fontsize=8)
 fig.tight_layout()
-out = figure_path("13_pattern_databases")  # figures/tutorials/, ignored by git
+out = figure_path("15_pattern_databases")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=120)
 print(f"saved {out.relative_to(ROOT)}")
 scratch.cleanup()

@@ -1,4 +1,4 @@
-"""Tutorial 16: a network trained on optimal plans, and a calibration that holds
+"""Tutorial 18: a network trained on optimal plans, and a calibration that holds
 (8-puzzle, exact h*).
 
 Ernandes & Gori (2004), from whom the paper takes "likely admissible" (§2), trained their networks
@@ -10,7 +10,7 @@ against breadth-first h* (tutorial 00):
 
   1. optimal labels. `la.rivals.optimal_labels` labels only the states of optimal plans, found by
      IDA* with an admissible heuristic (Manhattan distance, MD, on the 8-puzzle). Every suffix of an
-     optimal plan is optimal, so each label is h* itself, where tutorial 15's plan-suffix labels lie
+     optimal plan is optimal, so each label is h* itself, where tutorial 17's plan-suffix labels lie
      above it;
   2. the optimal-plan network: the paper's two-output network (tutorial 04) trained on those exact
      labels, all else as the α network has it. It plans with y^α = μ − σ_a·Φ⁻¹(α) (tutorial 06). Is
@@ -43,7 +43,7 @@ more than α does. The conformal bound meets α on held-out states of the kind i
 Calibrated on uniform states, it covers the states near the goal below α, far below at the smaller
 α. Each part prints what held this time.
 
-Run from the repository root:  python tutorials/16_optimal_labels_and_conformal.py
+Run from the repository root:  python tutorials/18_optimal_labels_and_conformal.py
 """
 import sys
 import time
@@ -72,14 +72,14 @@ from la.search import check_plan, ida_star  # noqa: E402
 from la.search.bfs import ExactDistances  # noqa: E402
 
 # %%
-SEED = 15                           # tutorial 15's
+SEED = 15                           # tutorial 17's
 WALKS = (1, 60)                     # the optimal-plan network's starts: walks of 1-60 moves
 RECORDS = 3000                      # its records, each with its exact h*
 NEAR = (1, 20)                      # states "near the goal": the ends of random walks of 1-20 moves
 N_CAL, N_TEST = 1000, 5000          # conformal calibration states; held-out states near the goal
 CONFORMAL_ALPHAS = (0.5, 0.75, 0.9, 0.95)
 TEST_TASKS = 100                    # uniform random 8-puzzles, solved with every heuristic
-                                    # (tutorial 15's)
+                                    # (tutorial 17's)
 TEST_BUDGET = 200_000               # nodes per test task
 began = time.perf_counter()
 
@@ -146,8 +146,8 @@ print(f"on all states 10μ − h* is {np.mean(10 * mu - exact.distance):+.2f} mo
       f"median 10σ_a {np.median(10 * sigma_a):.2f}; at the goal 10μ = "
       f"{10 * mu[exact.distance == 0][0]:.2f}, 10σ_a = {10 * sigma_a[exact.distance == 0][0]:.2f}")
 
-# IDA* on tutorial 15's uniform random tasks; h(goal) is the heuristic's value at the goal (tutorial
-# 15 says why).
+# IDA* on tutorial 17's uniform random tasks; h(goal) is the heuristic's value at the goal (tutorial
+# 17 says why).
 test_states = uniform_states(eight, TEST_TASKS, np.random.default_rng([SEED, 4]))
 test_h_star, rows = exact(test_states), {}                       # rows: filled by test_row
 
@@ -280,7 +280,7 @@ ax.set(xlabel="α", ylabel="share of held-out states with y <= h*", xlim=(0, 1),
        title="coverage of the optimal-plan network's bounds, 8-puzzle (tutorial scale)")
 ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))
 fig.tight_layout()
-out = figure_path("16_optimal_labels_and_conformal")  # figures/tutorials/, ignored by git
+out = figure_path("18_optimal_labels_and_conformal")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 

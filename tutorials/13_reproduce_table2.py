@@ -1,4 +1,4 @@
-"""Tutorial 12: the paper's Table 2, GenerateTaskPrac against LengthInc, at tutorial scale.
+"""Tutorial 13: the paper's Table 2, GenerateTaskPrac against LengthInc, at tutorial scale.
 
 The paper's second claim (§1, §5 "Efficiency Experiments") is that GenerateTaskPrac (GTP, tutorial
 09) makes better training tasks than the bootstrap's LengthInc, which walks LengthInc·n random moves
@@ -19,15 +19,16 @@ carries over; large ones outrun the budget and leave too few solved tasks to lea
 paper says, balances the two and beats every LengthInc on test.
 
 Scale. `python -m la.experiments.efficiency` runs the experiment (2 runs × 3 test sets by default;
---paper for the paper's protocol). Here, to fit in two minutes: ONE run of 10 iterations at a
-quarter of the training budget, and ONE test set with a twelfth of the paper's budget, each task at
-most the budget of 1 s (the first lines print them). One run cannot settle which method is better:
-in the committed full-scale results (figures/efficiency.json, printed at the end) GTP's Solved Test
-varies from run to run by more than its lead over the best LengthInc. So this tutorial shows how the
-experiment works and what each column measures, and then says, from its own numbers, whether the
-difference showed at this scale.
+--paper for the paper's protocol, whose committed runs are in figures/efficiency-paper/; tutorial 11
+shows a full-strength training loop, on the 8-puzzle). Here, to fit in two minutes: ONE run of 10
+iterations at a quarter of the training budget, and ONE test set with a twelfth of the paper's
+budget, each task at most the budget of 1 s (the first lines print them). One run cannot settle
+which method is better: in the committed full-scale results (figures/efficiency.json, printed at the
+end) GTP's Solved Test varies from run to run by more than its lead over the best LengthInc. So this
+tutorial shows how the experiment works and what each column measures, and then says, from its own
+numbers, whether the difference showed at this scale.
 
-Run from the repository root:  python tutorials/12_reproduce_table2.py
+Run from the repository root:  python tutorials/13_reproduce_table2.py
 """
 import json
 import sys
@@ -162,7 +163,7 @@ if committed:
 # from the next, as the committed runs' spread shows. The paper's 10 runs × 10 test sets (`python -m
 # la.experiments.efficiency --paper`, hours) are the scale at which the claim is made.
 
-out = figure_path("12_reproduce_table2")  # figures/tutorials/, ignored by git
+out = figure_path("13_reproduce_table2")  # figures/tutorials/, ignored by git
 table2_efficiency({"table": rows}, out)
 print(f"saved {out.relative_to(ROOT)}")
 

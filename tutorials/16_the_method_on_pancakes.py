@@ -1,8 +1,8 @@
-"""Tutorial 14: the method on the 24-pancake, at tutorial scale.
+"""Tutorial 16: the method on the 24-pancake, at tutorial scale.
 
-Tutorials 10 and 11 ran LearnHeuristicPrac on the 15-puzzle, whose network reads the board. On the
+Tutorials 10 and 12 ran LearnHeuristicPrac on the 15-puzzle, whose network reads the board. On the
 paper's three other domains (§5, "Experiments for Other Domains") the networks read a few numbers,
-mostly PDBs (tutorial 13), and plan with
+mostly PDBs (tutorial 15), and plan with
 
     h = max(round(y^α), h_ad),       h_ad = the largest of the admissible inputs.
 
@@ -35,7 +35,7 @@ need fewer nodes than gap only by giving up optimality. One short run shows this
 row; the rows may leave different stacks unsolved, so few or none may be solved by every row
 (part 3).
 
-Run from the repository root:  python tutorials/14_the_method_on_pancakes.py
+Run from the repository root:  python tutorials/16_the_method_on_pancakes.py
 """
 import sys
 import time
@@ -301,7 +301,7 @@ right.legend(fontsize=7)
 fig.suptitle("LearnHeuristicPrac on the 24-pancake at tutorial scale (reduced, not the paper's "
              "protocol)", fontsize=10)
 fig.tight_layout()
-out = figure_path("14_the_method_on_pancakes")  # figures/tutorials/, ignored by git
+out = figure_path("16_the_method_on_pancakes")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"saved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 

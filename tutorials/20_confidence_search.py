@@ -1,14 +1,14 @@
-"""Tutorial 18: searching with a network's confidence (Heller et al. 2022), and σ_e against it, at
+"""Tutorial 20: searching with a network's confidence (Heller et al. 2022), and σ_e against it, at
 tutorial scale.
 
-Tutorial 17 trained a classification network, the heuristic h^NN(s) = argmax_i f(s)_i with its
+Tutorial 19 trained a classification network, the heuristic h^NN(s) = argmax_i f(s)_i with its
 confidence c^NN(s) = max_i f(s)_i, and showed that OOD training (W50) makes it unsure of noise. Here
 the same network (the same data and seeds, so the same numbers) searches:
 
   1. What pruning by confidence does to greedy best-first search (GBFS), which always expands a
      state of smallest h next. A generated state is dropped if c^NN(s) < t, t the X-th percentile of
      the confidences on the training states (Mean Threshold), or if c^NN(s) < t_i, the X-th
-     percentile among the training states of cost i = h^NN(s) (Adaptive Threshold; tutorial 17 shows
+     percentile among the training states of cost i = h^NN(s) (Adaptive Threshold; tutorial 19 shows
      why two). In a single queue this makes GBFS incomplete; in a dual queue (Röger & Helmert 2010),
      which alternates between h^NN and a classical heuristic and prunes the h^NN queue only, the
      search stays complete (the paper's Table 2).
@@ -25,7 +25,7 @@ uniform samples of the state space, with no harder tasks of the same size to dra
 block searches the same test tasks within a smaller node budget, one within which the dual queue
 without pruning solves about 60 % of tasks set apart for it
 (`la.experiments.confidence_config`). Part 3 measures agreement with Spearman's ρ, the
-correlation of two lists' ranks (+1: the same order, 0: none, −1: reversed), which tutorial 17
+correlation of two lists' ranks (+1: the same order, 0: none, −1: reversed), which tutorial 19
 introduces with Kendall's τ.
 
 Manhattan distance (MD) is the teacher's heuristic and the dual queue's classical one; Korf's
@@ -40,7 +40,7 @@ confidence there is low, so mild pruning can help GBFS here, where the paper's m
 With 10 tasks, one network and one seed, a task or two between rows is noise; each part prints which
 of the paper's claims held this time.
 
-Run from the repository root:  python tutorials/18_confidence_search.py
+Run from the repository root:  python tutorials/20_confidence_search.py
 """
 import sys
 import time
@@ -74,8 +74,8 @@ from la.nn.config import build_wunn  # noqa: E402
 from la.search import check_plan  # noqa: E402
 
 # %%
-SEED = 14                       # tutorial 17's
-EPOCHS, CHUNK = 100, 25         # tutorial 17's
+SEED = 14                       # tutorial 19's
+EPOCHS, CHUNK = 100, 25         # tutorial 19's
 WUNN_EPOCHS = 60                # part 3's WUNN (the experiment: up to 500, stopping early)
 full = CONFIGS["15-puzzle"]
 cfg = replace(full, seeds=300, instances=tuple(range(1, 11)), X=(5, 20, 40), node_limit=10_000,
@@ -85,7 +85,7 @@ NEAR = 20                       # "near the goal": h^NN below 20
 TOLERANCE = 5                   # part 3: h^NN is "right" within 5 moves of the teacher's cost
 MET_SAMPLE = 100                # part 3: states met by the search, labelled by the teacher,
 LABEL_PART = 25                 # ... 25 at a time
-W50_FILE = output_path("17_confidence", "_W50.npz")   # tutorial 17's W50 network, saved there
+W50_FILE = output_path("19_confidence", "_W50.npz")   # tutorial 19's W50 network, saved there
 PROGRESS = 5                    # while a network trains: a progress line every 5 epochs
 began = time.perf_counter()
 puzzle = make_domain(cfg.domain)
@@ -105,10 +105,10 @@ def epoch_line(first):
 
 
 # %%
-# --- The network of tutorial 17 -------------------------------------------------------------------
-# The same teacher data and split as tutorial 17 (the same seeds), and its W50 network: read from
-# the file tutorial 17 saved if that file is whole (its weights match their checksum) and was made
-# from the same settings, data, code and numerics; otherwise trained again here, as tutorial 17
+# --- The network of tutorial 19 -------------------------------------------------------------------
+# The same teacher data and split as tutorial 19 (the same seeds), and its W50 network: read from
+# the file tutorial 19 saved if that file is whole (its weights match their checksum) and was made
+# from the same settings, data, code and numerics; otherwise trained again here, as tutorial 19
 # trains it, which gives the same network bit for bit.
 rng = np.random.default_rng([SEED, 0])
 print(f"(the experiment: {len(rows(full))} search rows on {len(full.instances)} of Korf's "
@@ -122,18 +122,18 @@ role = split_roles(teacher.starts, cfg.classifier.folds, cfg.held_out, rng)
 trn, val, held = (np.flatnonzero(role == r) for r in (TRAIN, VALIDATION, HELD_OUT))
 X = encoding(states)
 print(f"  {len(states):,} plan states, {time.perf_counter() - began:.0f} s")
-identity = network_identity("17_confidence", network=cfg.search_network, seed=SEED, epochs=EPOCHS,
+identity = network_identity("19_confidence", network=cfg.search_network, seed=SEED, epochs=EPOCHS,
                             chunk=CHUNK, classifier=repr(cfg.classifier),
                             data=fingerprint(states, costs, role))
 net, found = load_network(W50_FILE, identity)      # (net, its chunks' losses) or (None, why not)
 if net is not None:
-    print(f"  {cfg.search_network}: tutorial 17's network, read from "
+    print(f"  {cfg.search_network}: tutorial 19's network, read from "
           f"{W50_FILE.relative_to(ROOT)}; its validation loss after each {CHUNK} epochs: "
           + ", ".join(f"{loss:.3f}" for loss in found))
 else:
-    print(f"  {found}: training {cfg.search_network} as tutorial 17 does ...")
+    print(f"  {found}: training {cfg.search_network} as tutorial 19 does ...")
     sampler, Y = noise_of(cfg.search_network)   # W50: weighted noise, half of every batch
-    net_rng = np.random.default_rng([SEED, 2])  # tutorial 17's W50 generator
+    net_rng = np.random.default_rng([SEED, 2])  # tutorial 19's W50 generator
     net, opt = build_classifier(cfg.classifier, X.shape[1], int(costs.max()), net_rng)
     chunks = []
     for first in range(0, EPOCHS, CHUNK):
@@ -307,7 +307,7 @@ fig.suptitle("Searching with a classifier's confidence on the 15-puzzle, at tuto
              "(Heller et al. 2022)",
              fontsize=11)
 fig.tight_layout()
-out = figure_path("18_confidence_search")  # figures/tutorials/, ignored by git
+out = figure_path("20_confidence_search")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 

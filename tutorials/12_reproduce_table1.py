@@ -1,4 +1,4 @@
-"""Tutorial 11: the paper's Table 1, end to end, at tutorial scale.
+"""Tutorial 12: the paper's Table 1, end to end, at tutorial scale.
 
 Everything so far comes together: LearnHeuristicPrac (tutorial 10) trains two heuristics on the
 15-puzzle, IDA* solves test tasks with each, and we fill in the paper's Table 1 — time, nodes
@@ -41,9 +41,10 @@ the committed full-scale record):
     optimal plans leave little to compound. Part 4 also says whether N/A is the worst row of the
     committed full-scale record, as it is the paper's.
 The full runs are `python -m la.experiments.suboptimality --paper --run K` for K = 1..10, joined by
-`python -m la.experiments.merge`.
+`python -m la.experiments.merge`; tutorial 11 trains at full strength, on the 8-puzzle, and measures
+the same calibration there on every state.
 
-Run from the repository root:  python tutorials/11_reproduce_table1.py
+Run from the repository root:  python tutorials/12_reproduce_table1.py
 """
 import sys
 import time
@@ -51,7 +52,7 @@ from dataclasses import replace
 
 # The tutorials' helper (tutorials/course.py) first: it finds `la` and imports it before NumPy.
 sys.path.insert(0, "tutorials")      # where a notebook started at the repository root finds it
-from course import (MD_RECORD, ROOT, TABLE1_RECORD, committed_table1,  # noqa: E402
+from course import (ROOT, committed_table1, committed_table1_header,  # noqa: E402
                     figure_path)
 
 import numpy as np  # noqa: E402
@@ -169,9 +170,7 @@ else:
 committed = committed_table1()                   # committed results, read only
 if committed is not None:
     full, by_row = committed
-    print(f"\nthe committed full-scale record, {len(full['runs'])} runs of the paper's protocol "
-          f"({TABLE1_RECORD.relative_to(ROOT)}; MD, which training does not change, from "
-          f"{MD_RECORD.relative_to(ROOT)}), on Korf's 100, the mean over its runs:")
+    print(committed_table1_header(full) + ", the mean over its runs:")
     for row in by_row:
         r = by_row[row]
         print(f"  {row:>4}: {r['generated']:13,.0f} nodes, {r['subopt']:5.2f} % suboptimal, "
@@ -193,7 +192,7 @@ if committed is not None:
     print(f"    N/A is the most suboptimal row: {held['worst']} ({by_row['N/A']['subopt']:.2f} %; "
           f"the α rows {min(full_subopts):.2f} to {max(full_subopts):.2f} %)")
 
-out = figure_path("11_reproduce_table1")  # figures/tutorials/, ignored by git
+out = figure_path("12_reproduce_table1")  # figures/tutorials/, ignored by git
 table1_suboptimality({"config": {"alphas": list(cfg.alphas)}, "table": rows,
                       "title": f"Table 1 at tutorial scale: Korf's instances shortened to "
                                f"{SHORTENED} moves (the paper's values: full instances, full "

@@ -1,10 +1,10 @@
-"""Tutorial 15: where the labels come from, and Boot, the bootstrap learner the paper compares with
+"""Tutorial 17: where the labels come from, and Boot, the bootstrap learner the paper compares with
 (8-puzzle).
 
 The paper measures itself against two other ways of learning a heuristic. Boot, the bootstrap
 learner of Jabbari Arfaee, Zilles & Holte (SoCS 2010; AIJ 2011), has a row in Table 3, quoted from
 its authors; and Ernandes & Gori (2004), from whom the paper takes "likely admissible" (§2), trained
-on states solved optimally (tutorial 16). The three learners differ mainly in where their training
+on states solved optimally (tutorial 18). The three learners differ mainly in where their training
 labels come from. `la` runs both rivals on its own terms, as rows of the suboptimality experiment
 (`la.rivals.boot`, `la.rivals.optimal_labels`, `la.experiments.baselines`). Everything here runs on
 the 8-puzzle, where a breadth-first search from the goal gives h* for all its states (tutorial 00),
@@ -37,7 +37,7 @@ What to expect. The plan-suffix labels overestimate on a good part of the record
 do on a few, from the rounds in which its network planned. Boot's heuristic needs a fraction of MD's
 nodes, and some of its plans are not optimal. Each part prints what held this time.
 
-Run from the repository root:  python tutorials/15_boot_and_labels.py
+Run from the repository root:  python tutorials/17_boot_and_labels.py
 """
 import sys
 import time
@@ -224,7 +224,7 @@ twin.yaxis.set_minor_formatter(NullFormatter())
 fig.suptitle("Where the labels come from, and Boot, on the 8-puzzle with exact h* "
              "(tutorial scale)", fontsize=10)
 fig.tight_layout()
-out = figure_path("15_boot_and_labels")  # figures/tutorials/, ignored by git
+out = figure_path("17_boot_and_labels")  # figures/tutorials/, ignored by git
 fig.savefig(out, dpi=110)
 print(f"\nsaved {out.relative_to(ROOT)}; {time.perf_counter() - began:.0f} s in all")
 
