@@ -88,7 +88,7 @@ def write_npz(path, arrays: dict) -> None:
 
 
 def _nested(value) -> bool:
-    return isinstance(value, (dict, list)) and len(value) > 0
+    return isinstance(value, (dict, list, tuple)) and len(value) > 0   # json.dumps: tuple = list
 
 
 def dumps(obj, pad: str = "") -> str:
@@ -101,7 +101,7 @@ def dumps(obj, pad: str = "") -> str:
         items = (f"{inner}{json.dumps(k if isinstance(k, str) else json.dumps(k))}: "
                  f"{dumps(v, inner)}" for k, v in obj.items())      # keys as json.dumps writes them
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    if isinstance(obj, list) and any(map(_nested, obj)):
+    if isinstance(obj, (list, tuple)) and any(map(_nested, obj)):
         return "[\n" + ",\n".join(inner + dumps(v, inner) for v in obj) + "\n" + pad + "]"
     return json.dumps(obj)
 

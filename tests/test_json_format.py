@@ -54,6 +54,11 @@ def test_a_flat_record_is_one_line_and_a_nested_one_a_line_per_entry():
         "}"]
 
 
+def test_a_tuple_is_written_as_the_list_it_reads_back_as():
+    record = {"config": {"alphas": (0.95, 0.9), "rows": ({"a": 1},)}, "runs": [1]}
+    assert dumps(record) == dumps(json.loads(json.dumps(record)))
+
+
 def test_write_json_writes_dumps_with_a_final_newline(tmp_path):
     write_json(tmp_path / "r.json", {"a": [{"b": 1}]})
     assert (tmp_path / "r.json").read_text(encoding="utf-8") == dumps({"a": [{"b": 1}]}) + "\n"
