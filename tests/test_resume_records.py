@@ -10,6 +10,7 @@ import json
 import pytest
 
 from la.experiments import efficiency, ground_truth
+from la.experiments.ground_truth_blocks import BlocksTruthConfig
 from la.experiments.baselines import BaselinesConfig
 from la.experiments.confidence_config import QUICK as CONFIDENCE
 from la.experiments.confidence_table import summarize as coverage_summary
@@ -125,6 +126,22 @@ def baseline_shape(name):
     return unit_shape("suboptimality", name, TABLE1, rows=(), baselines=BASELINES)
 
 
+BLOCKS = BlocksTruthConfig((0.95, 0.9), sample=1_000)
+
+
+def blocks_measure_unit():
+    """The 15-blocksworld's ground truth of one run (`la.experiments.ground_truth_blocks`)."""
+    def on(y):
+        return {"states": 900, "coverage": 0.8, "y_coverage": y,
+                "by": [{"key": 20, "states": 900, "coverage": 0.8}]}
+    rows = [{"row": row, "uniform": on(0.7), "plan": on(0.7), "dag": on(None), "held": 0.5,
+             "held_goal": 0.4, "realised": 0.3, "bound": 0.2, "bound_goal": 0.1,
+             "guarantee": [{"length": 30, "tasks": 50, "bound": 0.2, "held": 0.5,
+                            "held_goal": 0.4, "realised": 0.3}]} for row in BLOCKS.rows()]
+    return {"run": 1, "rows": rows, "states": {"uniform": 998, "plan": 1_200, "dag": 50_000},
+            "summary": "done"}
+
+
 ROW = next(r for r in CONFIDENCE["15-puzzle"].rows() if r.signal != "classical")
 CASES = {  # experiment: (the unit's folder, its unit.json, the shape its run describes it by)
     "suboptimality": ("run1/test-0.9", suboptimality_unit,
@@ -152,6 +169,8 @@ CASES = {  # experiment: (the unit's folder, its unit.json, the shape its run de
     "boot": ("run1/boot", boot_unit, baseline_shape),
     "optimal": ("run1/optimal4", optimal_unit, baseline_shape),
     "baseline conformal": ("run1/conformal", baseline_conformal_unit, baseline_shape),
+    "blocks measure": ("run2/measure", lambda: {**blocks_measure_unit(), "run": 2},
+                       BLOCKS.unit_shape),
 }
 TAMPERED = [  # (experiment, how, what the line names)
     ("suboptimality", lambda u: u.update(row="0.5"), "row is"),
@@ -229,6 +248,16 @@ TAMPERED = [  # (experiment, how, what the line names)
         states=BASELINES.searched_sample + 1), r"rows\[0\]\.searched\.states is"),
     ("baseline conformal", lambda u: u["rows"][0]["test_plans"].update(mean_h_star=-3.0),
      r"rows\[0\]\.test_plans\.mean_h_star"),
+    ("blocks measure", lambda u: u.update(run=1), "run is 1, expected 2"),
+    ("blocks measure", lambda u: u["rows"].pop(1), "rows holds 3 records, expected 4"),
+    ("blocks measure", lambda u: u["rows"].reverse(), "rows does not list"),
+    ("blocks measure", lambda u: u["rows"][0].update(row="0.5"), r"rows\[0\]\.row"),
+    ("blocks measure", lambda u: u["rows"][2]["dag"].update(coverage=1.2),
+     r"rows\[2\]\.dag\.coverage is 1\.2"),
+    ("blocks measure", lambda u: u["rows"][3].update(held="all"), r"rows\[3\]\.held should"),
+    ("blocks measure", lambda u: u["rows"][1]["guarantee"][0].update(tasks=0),
+     r"rows\[1\]\.guarantee\[0\]\.tasks is 0"),
+    ("blocks measure", lambda u: u["states"].update(uniform=1_001), r"states\.uniform is"),
 ]
 
 
