@@ -18,6 +18,7 @@ from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.uniform import uniform_states
 from la.experiments import baselines, table1
+from la.experiments.merge_check import unit_shape
 from la.experiments.suboptimality_table import format_table, table
 from la.features import OneHot
 from la.heuristics.classical import Gap
@@ -99,6 +100,8 @@ def test_the_baselines_rows_end_to_end_on_a_toy_pancake(pdb_folder, toy_sets,  #
     rows = table(cfg, tests, {}, extra)
     assert [r["row"] for r in rows][-len(extra):] == extra
     assert "conf 0.75" in format_table(rows)
+    # what --resume checks: every unit whole and held to its run's settings, the baselines' too
+    check_folder(tmp_path, lambda name: unit_shape("suboptimality", name, cfg, extra, BASELINES))
 
 
 def test_boot_alone_spreads_its_searches_over_jobs_workers(pdb_folder, tmp_path,  # noqa: F811

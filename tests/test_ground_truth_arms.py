@@ -11,7 +11,7 @@ from la.experiments import ground_truth, ground_truth_units
 from la.experiments.ground_truth_config import ADDED, ARMS, QUICK, config_for, with_arm
 from la.pdb.exact import UNSEEN, h_star_table
 from la.rivals.optimal_labels import table_solver
-from la.runs.folder import prepare
+from la.runs.folder import check_folder, prepare
 from la.runs.lock import release
 from la.search.result import check_plan
 
@@ -130,6 +130,9 @@ def test_each_arms_quick_run_is_recorded_and_measured(arm, tmp_path):
             assert sum(a["records"] for a in audit) > 0
             assert all(a["max_error"] == 0 and a["mean_error"] == 0
                        for a in audit if a["records"])
+    # what --resume checks first: every unit held to its run's settings (the conformal one too)
+    check_folder(tmp_path / arm, lambda name: ground_truth.unit_shape(config_for(
+        "8-puzzle", True, arm), name))
     if arm == "conformal":
         (calibrated,) = record["conformal"]
         assert [r["alpha"] for r in calibrated["rows"]] == list(QUICK.alphas)

@@ -22,6 +22,7 @@ from la.nn.ffnn import FFNN
 from la.pdb.blocksworld import BlockPattern
 from la.pdb.store import load
 from la.runs.cli import run
+from la.runs.shapes import check_shape
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "figures" / "table3_15-blocksworld.json"
@@ -147,6 +148,11 @@ def test_a_toy_network_measured_as_brute_force_measures_it(toy):
                          starts, realised, None)
     assert all(floor[name]["coverage"] == 1 for name in ("uniform", "plan", "dag"))
     assert floor["held"] == floor["held_goal"] == 1 and floor["bound"] is None
+    # a measure unit of such rows is what --resume accepts (`BlocksTruthConfig.unit_shape`)
+    unit = {"run": 1, "rows": [{"row": row, **m} for row, m in
+                               (("0.9", plain), ("N/A", plain), (REFERENCE, floor))],
+            "states": {k: len(sets[k][1]) for k in ("uniform", "plan", "dag")}}
+    check_shape(unit, gtb.BlocksTruthConfig((0.9,), 500).unit_shape("run1/measure"), "unit.json")
 
 
 def test_the_table_averages_any_number_of_runs():

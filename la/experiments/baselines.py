@@ -42,6 +42,7 @@ from la.runs.checkpoint import buffer_size
 from la.runs.network import encoding_for, load_network, save_network
 from la.runs.processes import Workers
 from la.runs.runner import unit_progress, unit_rng
+from la.runs.shapes import FRACTION, SECONDS, Is, Range, Records, Where, whole
 from la.rivals.optimal_labels import (OptimalPlanConfig, optimal_heuristic, optimal_plan_config,
                                       optimal_solver, train_optimal_plan_network)
 from la.search import ida_star
@@ -221,6 +222,42 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
             "seconds": trained.seconds + trained.records.seconds,
             "summary": f"{n:,} records from {trained.records.solved:,} optimal plans, "
                        f"{trained.steps:,} steps"}
+
+
+def unit_shape(bcfg: BaselinesConfig, cfg, unit: str):
+    """What run r's baseline unit ("run2/boot", "run2/optimal4", "run2/conformal") of a run with
+    configuration `cfg` holds (`train_unit`, `conformal_unit`), checked before a resume
+    (`la.experiments.merge_check.unit_shape`): its own run and network, Boot's rounds and examples
+    within its caps, the optimal-plan network's records (as set, else at most the α buffer's) and
+    steps within its budget, a conformal row per α of the configuration with shares in 0..1."""
+    run, last = Is(int(unit.split("/")[0].removeprefix("run"))), unit.rsplit("/", 1)[-1]
+    if last == "boot" and "boot" in bcfg.names:
+        return {"run": run, "network": Is(last), "rounds": whole(1, bcfg.boot.max_rounds),
+                "stopped": Is("budget", "solved", "rounds"),
+                "examples": whole(0, bcfg.boot.learn.buffer_size), "seconds": SECONDS}
+    if last in ("optimal", "optimal4") and "optimal" in bcfg.names:
+        times = bcfg.more_data if last == "optimal4" else 1
+        records = (whole(1, cfg.learn.buffer_size * times) if bcfg.optimal_records is None
+                   else Is(bcfg.optimal_records * times))
+        return {"run": run, "network": Is(last), "records": records,
+                "steps": whole(0, bcfg.optimal.max_steps), "starts_solved": whole(),
+                "seconds": SECONDS}
+    if last == "conformal" and "conformal" in bcfg.names:
+        return {"run": run, "calibration_states": whole(1), "rows": Where(
+            Records(_conformal_row(bcfg), key="alpha", among=set(bcfg.conformal_alphas),
+                    most=len(bcfg.conformal_alphas), complete=True),
+            lambda rows: [r["alpha"] for r in rows] == list(bcfg.conformal_alphas),
+            "does not list the configuration's conformal α in order")}
+    raise ValueError(f"{unit}: not a baseline unit of this run's configuration")
+
+
+def _conformal_row(bcfg: BaselinesConfig) -> dict:
+    """One α's row of the conformal unit: q_α, −Φ⁻¹(α), and per set its states' coverage."""
+    def on(states):
+        return {"states": states, "conformal": FRACTION, "plain": FRACTION,
+                "mean_h_star": Range(0), "mean_h": {"conformal": Range(), "plain": Range()}}
+    return {"alpha": Range(0, 1), "q": Range(), "z_alpha": Range(), "held_out": on(whole(1)),
+            "test_plans": on(whole(1)), "searched": on(whole(0, bcfg.searched_sample))}
 
 
 def row_heuristic(spec: dict, row: str, alpha_network):

@@ -32,30 +32,29 @@ from la.experiments.ground_truth_table import (calibration_gap, format_table, la
                                                results_record, write_results)
 from la.experiments.ground_truth_units import conformal_unit, test_unit, train_unit
 from la.pdb.exact import h_star_table
-from la.plots.ground_truth import MEASURE, draw
+from la.plots.ground_truth import MEASURE, ROW, draw
 from la.runs.cli import COUNT_MAX, Parser, count, first_paragraph, pdb_folder, run
 from la.runs.folder import ROOT, prepare, provenance
 from la.runs.machine import machine
 from la.runs.progress import BuildProgress
 from la.runs.runner import add_run_options, run_units, selected_runs
-from la.runs.shapes import Is, search_record, tested, whole
+from la.runs.shapes import (FRACTION, SECONDS, Is, Range, Records, Where, search_record,
+                            tested, whole)
 
 NETWORKS = ("alpha", "mean")
-RUN_UNITS = {"alpha": {"run": int, "network": str}, "mean": {"run": int, "network": str},
-             "measure": MEASURE,                               # what its figure draws
-             "conformal": {"run": int, "rows": list}, "reference": {"run": int, "row": dict}}
 
 
 def unit_shape(cfg, unit: str):
     """What a finished unit of a run with configuration `cfg` must hold, checked before a resume
-    (`la.runs.folder.prepare`): a test row's unit its own run and row and the records of exactly
-    the run's test tasks, in order, each within the node limit, with the summary they make
+    (`la.runs.folder.prepare`): a training, conformal, measure or reference unit its own run's
+    (`run_unit`); a test row's unit its own run and row and the records of exactly the run's test
+    tasks, in order, each within the node limit, with the summary they make
     (`la.runs.shapes.tested`; its tasks.json the same records, fewer)."""
     run, last = unit.split("/")[0], unit.rsplit("/", 1)[-1]
-    if last == "measure" and run.startswith("run"):
-        return {**MEASURE, "run": Is(int(run.removeprefix("run")))}      # its own run's
-    if last in RUN_UNITS or not run.startswith("run"):
-        return RUN_UNITS.get(last, {"run": int})
+    if not (run.startswith("run") and run.removeprefix("run").isdigit() and "/" in unit):
+        return {"run": int}                                       # no unit of a run
+    if not last.startswith("test-"):
+        return run_unit(cfg, int(run.removeprefix("run")), last)
     rows = {test_name(row): row for row in [*cfg.rows(), cfg.reference]}
     if last not in rows:
         raise ValueError(f"{unit}: not a test row of this run's configuration")
@@ -63,6 +62,33 @@ def unit_shape(cfg, unit: str):
                            sample=[whole(), ...])
     return tested(record, range(cfg.test_tasks), subopt_summary, ordered=True,
                   run=int(run.removeprefix("run")), row=rows[last])
+
+
+def run_unit(cfg, run: int, last: str):
+    """What run `run`'s unit `last` (alpha, mean, conformal, measure, reference) holds: its own run
+    and network or row, shares in 0..1, at most NumIter iterations, a q_α per α of the
+    configuration from at most the states its searches sampled (`ground_truth_units`), and what
+    the figure draws of a measure (`la.plots.ground_truth.MEASURE`)."""
+    own = Is(run)
+    if last in NETWORKS:
+        learn = cfg.learn if last == "alpha" else cfg.learn_mean
+        return {"run": own, "network": Is(last), "solved_train": FRACTION,
+                "iterations": whole(1, learn.num_iter), "seconds": SECONDS, "machine?": dict}
+    if last == "measure":
+        return {**MEASURE, "run": own}
+    if last == "reference":
+        return {"run": own, "row": {**ROW, "row": Is(cfg.reference)}}
+    if last == "conformal" and cfg.calibration_tasks is not None:
+        sampled = cfg.calibration_tasks * cfg.searched_per_task
+        row = Where({"alpha": Range(0, 1), "q": Range(), "plain_q": Range(),
+                     "states": whole(1, sampled), "evaluated": whole()},
+                    lambda r: r["states"] <= r["evaluated"], "has more states than it evaluated")
+        return {"run": own, "rows": Where(
+            Records(row, key="alpha", among=set(cfg.alphas), most=len(cfg.alphas),
+                    complete=True),
+            lambda rows: [r["alpha"] for r in rows] == list(cfg.alphas),
+            "does not list the configuration's α in order")}
+    raise ValueError(f"run{run}/{last}: not a unit of this run's configuration")
 
 
 def parse_args(argv):

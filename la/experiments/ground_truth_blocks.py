@@ -38,7 +38,8 @@ from la.runs.cli import (Parser, existing_file, existing_folder, first_paragraph
                          pdb_folder, run)
 from la.runs.folder import ROOT, as_recorded, prepare, provenance
 from la.runs.runner import add_run_options, mean_std, run_units
-from la.runs.shapes import FRACTION, read_results, whole
+from la.runs.shapes import (FRACTION, MAYBE_FRACTION, Is, Records, Where, read_results,
+                            whole)
 
 DOMAIN = "15-blocksworld"
 SAMPLE_MAX = 10**7            # uniform states: 100,000 take about a minute to draw
@@ -49,6 +50,16 @@ RECORD = {"domain": str, "runs": [whole(1)],
                                   "cost": whole(null=True)}]}]}
 COLUMNS = ("uniform", "dag", "plan", "uniform_y", "dag_y", "held", "held_goal", "bound",
            "realised")
+# A measured row (`ground_truth_blocks_units.row_measures`): coverage on each set, by h*, and the
+# guarantee by |π*|
+_SET = {"states": whole(), "coverage": MAYBE_FRACTION, "y_coverage": MAYBE_FRACTION,
+        "by": Records({"key": whole(), "states": whole(1), "coverage": FRACTION}, key="key")}
+ROW = {"row": str, "uniform": _SET, "plan": _SET, "dag": _SET,
+       **dict.fromkeys(("held", "held_goal", "realised"), FRACTION),
+       **dict.fromkeys(("bound", "bound_goal"), MAYBE_FRACTION),
+       "guarantee": Records({"length": whole(), "tasks": whole(1), "bound": MAYBE_FRACTION,
+                             **dict.fromkeys(("held", "held_goal", "realised"), FRACTION)},
+                            key="length")}
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,23 @@ class BlocksTruthConfig:
 
     def rows(self) -> list:
         return [str(a) for a in self.alphas] + ["N/A", REFERENCE]
+
+    def unit_shape(self, unit: str):
+        """What a finished measure unit ("run2/measure") holds, checked before a resume
+        (`la.runs.folder.prepare`): its own run, a measured row (`ROW`) per row of the
+        configuration, in order, and the sets' sizes, at most `sample` uniform states."""
+        run, last = unit.split("/")[0], unit.rsplit("/", 1)[-1]
+        if not (run.startswith("run") and run.removeprefix("run").isdigit() and "/" in unit):
+            return {"run": int}                                   # no unit of a run
+        if last != "measure":
+            raise ValueError(f"{unit}: not a unit of this experiment (run<r>/measure)")
+        rows = self.rows()
+        return {"run": Is(int(run.removeprefix("run"))),
+                "rows": Where(Records(ROW, key="row", among=set(rows), most=len(rows),
+                                      complete=True),
+                              lambda measured: [r["row"] for r in measured] == rows,
+                              "does not list the configuration's rows in order"),
+                "states": {"uniform": whole(0, self.sample), "plan": whole(), "dag": whole()}}
 
 
 def read_table3(path: Path, runs) -> tuple:
@@ -154,7 +182,7 @@ def main(argv=None) -> int:
                *(argv if argv is not None else sys.argv[1:])]
     prepare(out, {"config": asdict(cfg), "seed": args.seed, "networks": as_recorded(args.networks),
                   "record": as_recorded(args.record)}, args.resume, command,
-            unit_shape={"run": int, "rows": list, "states": dict})
+            unit_shape=cfg.unit_shape)
     print(f"ground truth on the {DOMAIN}: Table 3's runs {runs} measured against the exact cost, "
           f"results in {out}", flush=True)
     measures = run_units(measure_unit, [

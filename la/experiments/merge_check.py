@@ -93,7 +93,7 @@ _KINDS = {
 }
 
 
-def unit_shape(experiment: str, unit: str, cfg=None, rows=()) -> dict:
+def unit_shape(experiment: str, unit: str, cfg=None, rows=(), baselines=None) -> dict:
     """What the finished unit `unit` of `experiment` ("run1/test-0.9", "md",
     "run2/search/dual-A40-softmax") must hold: the entry of results.json it becomes (`SHAPES`), so
     that a resumed run reads only units its tables can use (`la.runs.folder.prepare`).
@@ -101,12 +101,16 @@ def unit_shape(experiment: str, unit: str, cfg=None, rows=()) -> dict:
     training; confidence: a search row (GBFS classical has no run folder), a teacher, else a
     network. Given the run's configuration `cfg` (and, for suboptimality, the `rows` it tests
     besides cfg.rows()), a test row's unit is held to it (`test_row`), and every other unit too
-    (`run_unit`)."""
+    (`run_unit`; given the suboptimality baselines' configuration `baselines`, theirs too:
+    `la.experiments.baselines.unit_shape`)."""
     last = unit.rsplit("/", 1)[-1]
     tests = "/" not in unit or last.startswith("test-") or "/search/" in unit
     if cfg is not None and tests and experiment in ("suboptimality", "confidence"):
         return test_row(experiment, unit, cfg, rows)
-    # a run's own units, the suboptimality baselines' aside (by kind below)
+    if baselines is not None and not tests and last not in ("alpha", "mean", "calibration"):
+        from la.experiments.baselines import unit_shape as baseline_shape
+        return baseline_shape(baselines, cfg, unit)
+    # a run's own units (without `baselines`, the suboptimality baselines' by kind below)
     ours = experiment == "confidence" or (experiment == "suboptimality"
                                           and last in ("alpha", "mean", "calibration"))
     if cfg is not None and ours:

@@ -220,7 +220,8 @@ def main(argv=None) -> int:
                   **({} if args.labels == "plans" else {"labels": args.labels}),
                   **({} if bcfg is None else {"baselines": asdict(bcfg)}),
                   **({"only_baselines": True} if args.only_baselines else {})}, args.resume,
-            command, unit_shape=lambda unit: unit_shape("suboptimality", unit, cfg, extra_rows))
+            command,
+            unit_shape=lambda unit: unit_shape("suboptimality", unit, cfg, extra_rows, bcfg))
     base = {"seed": args.seed, "config": cfg, "networks": str(networks), "baselines": bcfg,
             "sampler": args.sampler, "baseline_networks": str(out),
             **({} if args.labels == "plans" else {"labels": args.labels}),

@@ -22,13 +22,13 @@ _SET = {"by_h_star": {"coverage": FRACTION, "states": whole(), "by": _BINS}, "by
 _GUARANTEE = Records({"length": whole(), "tasks": whole(1), "bound": MAYBE_FRACTION,
                       "bound_goal?": MAYBE_FRACTION, "held": FRACTION, "held_goal?": FRACTION,
                       "realised": FRACTION}, key="length")
-_ROW = {"row": str, **dict.fromkeys(SETS, _SET), "held": FRACTION, "held_goal": FRACTION,
+ROW = {"row": str, **dict.fromkeys(SETS, _SET), "held": FRACTION, "held_goal": FRACTION,
         "bound?": MAYBE_FRACTION, "bound_goal?": MAYBE_FRACTION, "guarantee": _GUARANTEE}
 _AUDIT = Records({"iteration": whole(1), "records": whole(), "mean_error": Range(null=True),
                   "above": MAYBE_FRACTION, "max_error": whole(-BIG, null=True)}, key="iteration")
 _DIAGRAM = Records({"p": FRACTION, "observed": FRACTION}, key="p")
 MEASURE = {"run": whole(1),
-           "rows": Where(Records(_ROW, key="row"),
+           "rows": Where(Records(ROW, key="row"),
                          lambda rows: any(r["row"] != "N/A" for r in rows), "has no row of an α"),
            "reliability": {"all": _DIAGRAM, "plans": _DIAGRAM},
            "sigma_e": Records({"key": whole(), "states": whole(1), "mean": Range(0),
