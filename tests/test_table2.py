@@ -63,3 +63,13 @@ def test_the_command_prints_both_measures(capsys):
     out = capsys.readouterr().out
     assert "over 3 runs (1..3)" in out and "Solved Test" in out and "Solved Train" in out
     assert out.count("LengthInc 10") == 2
+
+
+def test_the_write_up_quotes_the_comparison_of_the_committed_runs(capsys):
+    """figures/README.md's block of Table 2's comparison is what the command prints today on the
+    ten committed runs, line for line."""
+    text = (ROOT / "figures" / "README.md").read_text(encoding="utf-8")
+    start = text.index("Table 2's comparison over 10 runs")
+    quoted = text[start:text.index("```", start)].rstrip("\n")
+    assert table2.main([]) == 0
+    assert capsys.readouterr().out.rstrip("\n") == quoted

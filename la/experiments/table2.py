@@ -77,7 +77,9 @@ def compare(values: dict) -> dict:
 
 
 def _p(value) -> str:
-    return f"{'—':>6}" if value is None else f"{value:6.3f}"
+    if value is None:
+        return f"{'—':>6}"
+    return f"{'<0.001':>6}" if value < 0.001 else f"{value:6.3f}"
 
 
 def format_comparison(runs: list, compared: dict) -> str:
