@@ -12,10 +12,13 @@ from pathlib import Path
 from la.runs.cli import run
 
 
-def status(main, argv, bare=False) -> int:
-    """`main(argv)` as `la.runs.cli.run` calls it (with `bare`, as it is: a ValueError is not
-    turned into status 2); argparse's refusals are SystemExit(2)."""
+def status(main, argv, bare=False, argparse=True) -> int:
+    """`main(argv)` as `la.runs.cli.run` calls it, argparse's refusals (SystemExit(2)) included.
+    `bare`: main itself (a ValueError is not made status 2); `argparse=False`: a SystemExit is not
+    caught (the refusal must be the command's own check, not argparse's)."""
     argv = [str(a) for a in argv]
+    if not argparse:
+        return run(main, argv)
     try:
         return main(argv) if bare else run(main, argv)
     except SystemExit as stop:
@@ -30,12 +33,12 @@ def files(folder: Path) -> dict:
 
 
 def refused(main, argv, capsys, message=None, *, absent=None, unchanged=None, quiet=True,
-            bare=False) -> str:
+            bare=False, argparse=True) -> str:
     """Assert that `main(argv)` refuses (see `check`); `unchanged`: a folder whose files and
-    folders must be as they were; `bare`: see `status`."""
+    folders must be as they were; `bare`, `argparse`: see `status`."""
     before = files(unchanged) if unchanged is not None else None
     capsys.readouterr()                             # what earlier calls printed is not this one's
-    code = status(main, argv, bare)
+    code = status(main, argv, bare, argparse)
     out, err = capsys.readouterr()
     line = check(code, out, err, message, absent=absent, quiet=quiet)
     if unchanged is not None:

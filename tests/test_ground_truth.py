@@ -117,7 +117,7 @@ def test_folders_of_different_arms_are_not_merged(quick, tmp_path, capsys):
     about["settings"]["config"]["arm"] = "oracle"
     (other / "experiment.json").write_text(json.dumps(about))
     refused(merge.main, [tmp_path / "merged", source, other], capsys, "config differs in arm",
-            absent=tmp_path / "merged")
+            absent=tmp_path / "merged", argparse=False)
 
 
 @pytest.mark.slow
@@ -231,5 +231,5 @@ def test_a_resume_refuses_a_tampered_record_in_one_line_before_anything_is_appen
         tamper(finished)
         (unit / "unit.json").write_text(json.dumps(finished))
     said = refused(ground_truth.main, ["--quick", "--jobs", "1", "--out", out, "--resume"], capsys,
-                   str(unit / name), unchanged=out)
+                   str(unit / name), unchanged=out, argparse=False)
     assert re.search(field, said), said

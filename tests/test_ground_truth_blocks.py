@@ -175,7 +175,7 @@ def test_bad_input_is_refused_in_one_line_with_nothing_written(tmp_path, capsys)
     out = tmp_path / "out"
 
     def refuses(argv, message=None):
-        refused(gtb.main, [*argv, "--out", out], capsys, message, absent=out)
+        refused(gtb.main, [*argv, "--out", out], capsys, message, absent=out, argparse=False)
 
     refuses(["--record", ROOT / "figures" / "table3_24-pancake.json"], "not the 15-blocksworld")
     refuses(["--run", "9"], "no run 9")
@@ -192,7 +192,7 @@ def test_bad_input_is_refused_in_one_line_with_nothing_written(tmp_path, capsys)
     record["experiment"] = "efficiency"
     damaged.write_text(json.dumps(record))
     refuses(["--record", str(damaged)], "not 'suboptimality'")
-    refuses(["--sample", "0"], "--sample")
+    refused(gtb.main, ["--sample", "0", "--out", out], capsys, "--sample", absent=out, bare=True)
 
 
 @pytest.mark.slow

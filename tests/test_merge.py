@@ -126,7 +126,7 @@ def test_damaged_results_are_refused_before_anything_is_written(runs, tmp_path, 
     AttributeError, KeyError, or a TypeError after OUT/results.json was written)."""
     path = damaged_copy(runs / "r2", tmp_path / "bad", change)
     refused(merging.main, [tmp_path / "m", runs / "r1", tmp_path / "bad"], capsys,
-            f"{path}: {message}", absent=tmp_path / "m")
+            f"{path}: {message}", absent=tmp_path / "m", argparse=False)
 
 
 @pytest.mark.slow

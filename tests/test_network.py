@@ -174,7 +174,7 @@ def test_solve_with_a_feature_domain_network(encodings, folder, tmp_path, capsys
 def test_a_network_used_on_another_domain_is_one_line_exit_2(korf_network, capsys):
     path = korf_network / "run1" / "alpha" / "network.npz"
     refused(solve.main, ["--network", path, "--korf24", "1"], capsys,
-            "trained on the 15-puzzle, not the 24-puzzle")
+            "trained on the 15-puzzle, not the 24-puzzle", argparse=False)
 
 
 
@@ -193,7 +193,7 @@ def test_a_network_whose_heuristic_cannot_fit_an_int64_is_refused_naming_the_fil
     with pytest.raises(ValueError, match=f"{path}: the network's outputs on its domain's inputs"):
         load_network(path)
     line = refused(solve.main, ["--network", path, "--alpha", "0.9", "--korf", "1"], capsys,
-                   str(path))
+                   str(path), argparse=False)
     assert "beyond" in line
 
 

@@ -141,7 +141,8 @@ def test_bad_options_are_refused_before_anything_is_written(argv, message, tmp_p
 def test_saved_networks_cannot_be_retrained_with_other_options(tmp_path, capsys):
     (tmp_path / "nets").mkdir()
     refused(suboptimality.main, ["--quick", "--networks", tmp_path / "nets", "--hold-alpha",
-                                 "--out", tmp_path / "out"], capsys, absent=tmp_path / "out")
+                                 "--out", tmp_path / "out"], capsys, absent=tmp_path / "out",
+            argparse=False)
 
 
 # --- the authors' minibatch sampler ---------------------------------------------------------------
