@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from la import data
+from refusals import refused_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,16 +64,14 @@ def test_same_seed_same_table_with_parallel_jobs(quick_run):
     (["--bogus"], "unrecognized arguments"),
 ])
 def test_bad_options_are_one_line_and_exit_2(args, message, tmp_path):
-    done = efficiency(*args, "--out", tmp_path / "x")
-    assert (done.returncode == 2 and message in done.stderr
-            and len(done.stderr.strip().splitlines()) == 1)
+    refused_process(efficiency(*args, "--out", tmp_path / "x"), message, absent=tmp_path / "x")
 
 
 def test_an_existing_run_is_not_overwritten_without_resume(quick_run):
     out, _ = quick_run
-    done = efficiency("--quick", "--out", out / "a")
-    assert done.returncode == 2 and "--resume" in done.stderr
-    assert efficiency("--quick", "--out", out / "nothing", "--resume").returncode == 2
+    refused_process(efficiency("--quick", "--out", out / "a"), "--resume")
+    refused_process(efficiency("--quick", "--out", out / "nothing", "--resume"),
+                    absent=out / "nothing")
 
 
 def suboptimality(*args):
@@ -137,8 +136,9 @@ def test_quick_table3_on_the_24_pancake_builds_its_pdbs_then_resumes(tmp_path):
 
 
 def test_suboptimality_refuses_missing_networks(tmp_path):
-    done = suboptimality("--quick", "--out", tmp_path / "a", "--networks", tmp_path / "nowhere")
-    assert done.returncode == 2 and "--networks: no folder" in done.stderr
+    refused_process(suboptimality("--quick", "--out", tmp_path / "a", "--networks",
+                                  tmp_path / "nowhere"),
+                    "--networks: no folder", absent=tmp_path / "a")
 
 
 @pytest.mark.slow
@@ -157,12 +157,11 @@ def test_resume_can_add_runs(quick_run, tmp_path):
 
 
 def test_run_k_must_be_one_of_the_runs(tmp_path):
-    done = efficiency("--quick", "--runs", "2", "--run", "3", "--out", tmp_path / "x")
-    assert done.returncode == 2 and "--run 3: expected a run of the experiment, 1..2" in done.stderr
     # checked before any work
-    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x").exists()
-    done = suboptimality("--quick", "--run", "2", "--out", tmp_path / "y")
-    assert done.returncode == 2 and "1..1" in done.stderr and not (tmp_path / "y").exists()
+    refused_process(efficiency("--quick", "--runs", "2", "--run", "3", "--out", tmp_path / "x"),
+                    "--run 3: expected a run of the experiment, 1..2", absent=tmp_path / "x")
+    refused_process(suboptimality("--quick", "--run", "2", "--out", tmp_path / "y"), "1..1",
+                    absent=tmp_path / "y")
 
 
 def same_unit(a: Path, b: Path) -> None:

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from refusals import refused
 from tests.test_numerics import untimed
 from la.experiments import ground_truth, merge
 from la.experiments.ground_truth_config import ADDED, QUICK
 from la.experiments.ground_truth_table import COLUMNS
-from la.runs.cli import run
 from la.runs.runner import mean_std
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,10 +116,8 @@ def test_folders_of_different_arms_are_not_merged(quick, tmp_path, capsys):
     about = json.loads((other / "experiment.json").read_text())
     about["settings"]["config"]["arm"] = "oracle"
     (other / "experiment.json").write_text(json.dumps(about))
-    assert run(merge.main, [str(tmp_path / "merged"), str(source), str(other)]) == 2
-    said = capsys.readouterr().err.strip()
-    assert len(said.splitlines()) == 1 and "config differs in arm" in said, said
-    assert not (tmp_path / "merged").exists()
+    refused(merge.main, [tmp_path / "merged", source, other], capsys, "config differs in arm",
+            absent=tmp_path / "merged", argparse=False)
 
 
 @pytest.mark.slow
@@ -181,14 +179,8 @@ def test_the_papers_arm_gives_the_results_of_the_code_before_the_arms(quick, tmp
     (["--quick", "--order", "batched"], "unrecognized arguments: --order"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, message, tmp_path, capsys):
-    try:
-        status = run(ground_truth.main, [*argv, "--out", str(tmp_path / "x")])
-    except SystemExit as stop:                      # argparse's own exit, as on the command line
-        status = stop.code
-    assert status == 2
-    said = capsys.readouterr().err.strip()
-    assert len(said.splitlines()) == 1 and message in said, said
-    assert not (tmp_path / "x").exists()
+    refused(ground_truth.main, [*argv, "--out", tmp_path / "x"], capsys, message,
+            absent=tmp_path / "x")
 
 
 def _tasks(change):
@@ -238,10 +230,6 @@ def test_a_resume_refuses_a_tampered_record_in_one_line_before_anything_is_appen
     else:
         tamper(finished)
         (unit / "unit.json").write_text(json.dumps(finished))
-    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    capsys.readouterr()
-    assert run(ground_truth.main, ["--quick", "--jobs", "1", "--out", str(out), "--resume"]) == 2
-    said = capsys.readouterr().err.strip()
-    assert len(said.splitlines()) == 1 and str(unit / name) in said, said
+    said = refused(ground_truth.main, ["--quick", "--jobs", "1", "--out", out, "--resume"], capsys,
+                   str(unit / name), unchanged=out, argparse=False)
     assert re.search(field, said), said
-    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

@@ -21,8 +21,8 @@ from la.heuristics.pdb import PDBHeuristic
 from la.nn.ffnn import FFNN
 from la.pdb.blocksworld import BlockPattern
 from la.pdb.store import load
-from la.runs.cli import run
 from la.runs.shapes import check_shape
+from refusals import refused
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "figures" / "table3_15-blocksworld.json"
@@ -171,34 +171,28 @@ def test_the_table_averages_any_number_of_runs():
     assert "max-PDB" in gtb.format_table(gtb.table(cfg, measures[:1]))
 
 
-def refused(argv, capsys, out: Path, match: str) -> None:
-    assert run(gtb.main, [*argv, "--out", str(out)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and match in err, err
-    assert not out.exists()
-
-
 def test_bad_input_is_refused_in_one_line_with_nothing_written(tmp_path, capsys):
     out = tmp_path / "out"
-    refused(["--record", str(ROOT / "figures" / "table3_24-pancake.json")], capsys, out,
-            "not the 15-blocksworld")
-    refused(["--run", "9"], capsys, out, "no run 9")
-    refused(["--networks", str(tmp_path)], capsys, out, "no network for run 1")
+
+    def refuses(argv, message=None):
+        refused(gtb.main, [*argv, "--out", out], capsys, message, absent=out, argparse=False)
+
+    refuses(["--record", ROOT / "figures" / "table3_24-pancake.json"], "not the 15-blocksworld")
+    refuses(["--run", "9"], "no run 9")
+    refuses(["--networks", str(tmp_path)], "no network for run 1")
     record = json.loads(RECORD.read_text())
     damaged = tmp_path / "damaged.json"
     shuffled = json.loads(json.dumps(record))
     shuffled["tests"][1]["records"].reverse()
     damaged.write_text(json.dumps(shuffled))
-    refused(["--record", str(damaged)], capsys, out, f"row {shuffled['tests'][1]['row']} of run 1")
+    refuses(["--record", str(damaged)], f"row {shuffled['tests'][1]['row']} of run 1")
     record["tests"] = [t for t in record["tests"] if t["row"] != "N/A"]
     damaged.write_text(json.dumps(record))
-    refused(["--record", str(damaged)], capsys, out, "row N/A of run 1")
+    refuses(["--record", str(damaged)], "row N/A of run 1")
     record["experiment"] = "efficiency"
     damaged.write_text(json.dumps(record))
-    refused(["--record", str(damaged)], capsys, out, "not 'suboptimality'")
-    with pytest.raises(SystemExit) as stop:
-        gtb.main(["--sample", "0", "--out", str(out)])
-    assert stop.value.code == 2 and not out.exists()
+    refuses(["--record", str(damaged)], "not 'suboptimality'")
+    refused(gtb.main, ["--sample", "0", "--out", out], capsys, "--sample", absent=out, bare=True)
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ from la.experiments.confidence_config import QUICK
 from la.io import PARTIAL
 from la.runs import cli
 from la.runs.lock import LOCK
+from refusals import refused, refused_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,11 +45,6 @@ def runs(tmp_path_factory):
     return out
 
 
-def refused(done, message):
-    return (done.returncode == 2 and message in done.stderr
-            and len(done.stderr.strip().splitlines()) == 1)
-
-
 def test_two_single_run_folders_merge_into_the_two_run_results(runs, tmp_path):
     done = merge(tmp_path / "m", runs / "r2", runs / "r1")
     assert done.returncode == 0, done.stderr
@@ -66,20 +62,20 @@ def test_two_single_run_folders_merge_into_the_two_run_results(runs, tmp_path):
 
 def test_overlaps_gaps_and_mismatches_are_refused(runs, tmp_path):
     shutil.copytree(runs / "r2", tmp_path / "again")
-    assert refused(merge(tmp_path / "a", runs / "r1", runs / "r2", tmp_path / "again"),
-                   "run 2 is in both")
-    assert refused(merge(tmp_path / "b", runs / "r2"),
-                   f"runs 1 of 1..2 are in none of the folders ({runs / 'r2'} holds run 2)")
+    refused_process(merge(tmp_path / "a", runs / "r1", runs / "r2", tmp_path / "again"),
+                    "run 2 is in both")
+    refused_process(merge(tmp_path / "b", runs / "r2"),
+                    f"runs 1 of 1..2 are in none of the folders ({runs / 'r2'} holds run 2)")
     other = json.loads((runs / "r2" / "experiment.json").read_text())
     other["settings"]["seed"] = 7
     (tmp_path / "again" / "experiment.json").write_text(json.dumps(other))
-    assert refused(merge(tmp_path / "c", runs / "r1", tmp_path / "again"), "different settings")
+    refused_process(merge(tmp_path / "c", runs / "r1", tmp_path / "again"), "different settings")
     other["settings"]["seed"] = 0
     other["settings"]["config"]["test_tasks"] = 5
     (tmp_path / "again" / "experiment.json").write_text(json.dumps(other))
-    assert refused(merge(tmp_path / "c", runs / "r1", tmp_path / "again"),
-                   "config differs in test_tasks")
-    assert refused(merge(tmp_path / "d", runs / "r1", runs / "r1"), "named twice")
+    refused_process(merge(tmp_path / "c", runs / "r1", tmp_path / "again"),
+                    "config differs in test_tasks")
+    refused_process(merge(tmp_path / "d", runs / "r1", runs / "r1"), "named twice")
     assert not any((tmp_path / name).exists() for name in "abcd")         # nothing written
 
 
@@ -129,9 +125,8 @@ def test_damaged_results_are_refused_before_anything_is_written(runs, tmp_path, 
     """Each damaged results.json is one line naming it, and OUT is not created (before:
     AttributeError, KeyError, or a TypeError after OUT/results.json was written)."""
     path = damaged_copy(runs / "r2", tmp_path / "bad", change)
-    status, err = merged_in_process(capsys, tmp_path / "m", runs / "r1", tmp_path / "bad")
-    assert status == 2 and len(err.splitlines()) == 1 and f"{path}: {message}" in err, err
-    assert not (tmp_path / "m").exists()
+    refused(merging.main, [tmp_path / "m", runs / "r1", tmp_path / "bad"], capsys,
+            f"{path}: {message}", absent=tmp_path / "m", argparse=False)
 
 
 @pytest.mark.slow
@@ -270,25 +265,25 @@ def test_confidence_and_suboptimality_folders_are_refused_together(confidence_ru
     sub = command("la.experiments.suboptimality", "--quick", "--runs", "2", "--run", "2",
                   "--out", tmp_path / "sub", "--jobs", "1")
     assert sub.returncode == 0, sub.stderr
-    assert refused(merge(tmp_path / "m", confidence_runs / "r1", tmp_path / "sub"),
-                   "holds a suboptimality experiment and")
-    assert refused(merge(tmp_path / "m", tmp_path / "sub", confidence_runs / "r1"),
-                   "a suboptimality one")
+    refused_process(merge(tmp_path / "m", confidence_runs / "r1", tmp_path / "sub"),
+                    "holds a suboptimality experiment and")
+    refused_process(merge(tmp_path / "m", tmp_path / "sub", confidence_runs / "r1"),
+                    "a suboptimality one")
     assert not (tmp_path / "m").exists()
 
 
 @pytest.mark.slow
 def test_confidence_overlaps_and_a_different_classical_row_are_refused(confidence_runs, tmp_path):
     runs = confidence_runs
-    assert refused(merge(tmp_path / "a", runs / "r1", runs / "r2", runs / "whole"),
-                   "run 1 is in both")
+    refused_process(merge(tmp_path / "a", runs / "r1", runs / "r2", runs / "whole"),
+                    "run 1 is in both")
     shutil.copytree(runs / "r2", tmp_path / "r2")
     record = json.loads((tmp_path / "r2" / "results.json").read_text())
     # the classical row, run None
     record["tests"][0]["records"][0]["generated"] += 1
     (tmp_path / "r2" / "results.json").write_text(json.dumps(record))
-    assert refused(merge(tmp_path / "b", runs / "r1", tmp_path / "r2"),
-                   "disagree on the GBFS classical row")
+    refused_process(merge(tmp_path / "b", runs / "r1", tmp_path / "r2"),
+                    "disagree on the GBFS classical row")
     assert not any((tmp_path / name).exists() for name in "ab")
 
 

@@ -30,6 +30,7 @@ from la.runs.compat import NETWORK_ABOUT
 from la.runs.network import load_network, network_encoding, save_network
 from la.runs.persist import save
 from la.search import ida_star
+from refusals import refused
 
 SMALL = {"8-puzzle": (SlidingTile(3), TileFeatures, {"A": [[1, 2, 3, 4], [5, 6, 7, 8]],
                                                      "B": [[1, 4, 7], [2, 5, 8], [3, 6]]}),
@@ -172,10 +173,8 @@ def test_solve_with_a_feature_domain_network(encodings, folder, tmp_path, capsys
 
 def test_a_network_used_on_another_domain_is_one_line_exit_2(korf_network, capsys):
     path = korf_network / "run1" / "alpha" / "network.npz"
-    assert cli.run(solve.main, ["--network", str(path), "--korf24", "1"]) == 2
-    err = capsys.readouterr().err
-    assert ("trained on the 15-puzzle, not the 24-puzzle" in err
-            and len(err.strip().splitlines()) == 1)
+    refused(solve.main, ["--network", path, "--korf24", "1"], capsys,
+            "trained on the 15-puzzle, not the 24-puzzle", argparse=False)
 
 
 
@@ -193,9 +192,9 @@ def test_a_network_whose_heuristic_cannot_fit_an_int64_is_refused_naming_the_fil
     save_network(net, OneHot(SlidingTile(4)), path)
     with pytest.raises(ValueError, match=f"{path}: the network's outputs on its domain's inputs"):
         load_network(path)
-    assert cli.run(solve.main, ["--network", str(path), "--alpha", "0.9", "--korf", "1"]) == 2
-    err = capsys.readouterr().err
-    assert str(path) in err and "beyond" in err and len(err.strip().splitlines()) == 1
+    line = refused(solve.main, ["--network", path, "--alpha", "0.9", "--korf", "1"], capsys,
+                   str(path), argparse=False)
+    assert "beyond" in line
 
 
 def test_the_committed_kind_of_network_is_within_the_bound(korf_network):

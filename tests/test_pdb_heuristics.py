@@ -26,6 +26,7 @@ from la.pdb.sliding_tile import TilePattern
 from la.pdb.store import load
 from la.search import check_plan, ida_star, reference
 from la.search.bfs import ExactDistances
+from refusals import refused_process
 
 
 def quiet(fraction, text):
@@ -125,9 +126,7 @@ def test_solve_with_the_exact_blocksworld_rule_walks_straight_down_an_optimal_pl
     (["--korf", "1", "--heuristic", "pdb", "--pdb-dir", ""], "--pdb-dir"),
 ])
 def test_solve_refuses_a_heuristic_without_its_pdbs_in_one_line(args, message):
-    out = solve(*args)
-    assert (out.returncode == 2 and message in out.stderr
-            and len(out.stderr.strip().splitlines()) == 1)
+    refused_process(solve(*args), message)
 
 
 # --- the paper-sized sets (PDBs built on first use: minutes) --------------------------------------

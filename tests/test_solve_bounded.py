@@ -14,8 +14,8 @@ import la.solve_bounded as solve_bounded
 from la.domains.sliding_tile import SlidingTile
 from la.domains.walk import random_walk
 from la.heuristics.classical import make_heuristic
-from la.runs import cli
 from la.search import check_plan, ida_star
+from refusals import refused, refused_process
 
 ROOT = Path(__file__).resolve().parents[1]
 NETWORK = ROOT / "figures" / "suboptimality-networks" / "run1" / "alpha" / "network.npz"
@@ -135,17 +135,10 @@ def test_refusals_are_one_line_and_exit_2_before_any_work(args, message, capsys,
     for name in ("focal_search", "weighted_a_star", "heuristic_named"):
         monkeypatch.setattr(solve_bounded, name, tripwire)
     monkeypatch.setattr(solve, "ida_star", tripwire)
-    try:
-        status = cli.run(solve.main, [str(a) for a in args])
-    except SystemExit as exit:                      # argparse's refusals
-        status = exit.code
-    captured = capsys.readouterr()
-    assert status == 2 and captured.out == ""
-    assert len(captured.err.strip().splitlines()) == 1 and message in captured.err, captured.err
+    refused(solve.main, args, capsys, message)
 
 
 def test_a_refusal_from_a_real_process():
     out = run("--search", "focal", "--floor", "hamming", "--heuristic", "gap",
               "--domain", "5-pancake", "1 0 2 3 4")
-    assert out.returncode == 2 and out.stdout == "" and len(out.stderr.splitlines()) == 1
-    assert "not an admissible heuristic on the 5-pancake" in out.stderr
+    refused_process(out, "not an admissible heuristic on the 5-pancake")

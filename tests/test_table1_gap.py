@@ -11,6 +11,7 @@ from la.features import OneHot
 from la.runs.checkpoint import BUFFER, read_state
 from la.runs.training import train
 from la.search.bfs import ExactDistances
+from refusals import refused
 from tests.test_learn import EIGHT
 
 # Long enough that iterations solve several plans each and the buffer skips records it already
@@ -133,19 +134,15 @@ def test_train_budget_hold_alpha_and_rows_change_only_what_they_say(tmp_path):
     (["--quick", "--train-budget", "0"], "must be at least 1"),
 ])
 def test_bad_options_are_refused_before_anything_is_written(argv, message, tmp_path, capsys):
-    try:
-        status = suboptimality.run(suboptimality.main, [*argv, "--out", str(tmp_path / "out")])
-    except SystemExit as stop:                        # argparse's refusals
-        status = stop.code
-    assert status == 2 and message in capsys.readouterr().err and not (tmp_path / "out").exists()
+    refused(suboptimality.main, [*argv, "--out", tmp_path / "out"], capsys, message,
+            absent=tmp_path / "out")
 
 
 def test_saved_networks_cannot_be_retrained_with_other_options(tmp_path, capsys):
     (tmp_path / "nets").mkdir()
-    status = suboptimality.run(suboptimality.main,
-                               ["--quick", "--networks", str(tmp_path / "nets"), "--hold-alpha",
-                                "--out", str(tmp_path / "out")])
-    assert status == 2 and not (tmp_path / "out").exists()
+    refused(suboptimality.main, ["--quick", "--networks", tmp_path / "nets", "--hold-alpha",
+                                 "--out", tmp_path / "out"], capsys, absent=tmp_path / "out",
+            argparse=False)
 
 
 # --- the authors' minibatch sampler ---------------------------------------------------------------

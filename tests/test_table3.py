@@ -44,6 +44,7 @@ from la.runs.persist import save
 from la.runs.runner import run_units, unit_rng
 from la.search import check_plan
 from la.search.bfs import ExactDistances
+from refusals import refused, status
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -323,10 +324,7 @@ def test_a_process_loads_an_encodings_pdbs_once(pdb_folder, tmp_path, monkeypatc
 # --- the command line -----------------------------------------------------------------------------
 
 def call(argv):
-    try:
-        return cli.run(suboptimality.main, [str(a) for a in argv])
-    except SystemExit as exit:
-        return exit.code
+    return status(suboptimality.main, argv)
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -346,10 +344,8 @@ def test_bad_domain_options_are_one_line_before_any_work(argv, message, tmp_path
              about={"domain": "24-pancake", "encoding": pancake})
     (tmp_path / "file").write_text("not a folder")
     argv = [a.format(nets=tmp_path / "nets", file=tmp_path / "file") for a in argv]
-    assert call([*argv, "--out", tmp_path / "out"]) == 2
-    err = capsys.readouterr().err
-    assert message in err and len(err.strip().splitlines()) == 1
-    assert not (tmp_path / "out").exists()
+    refused(suboptimality.main, [*argv, "--out", tmp_path / "out"], capsys, message,
+            absent=tmp_path / "out")
 
 
 def deny_writing(monkeypatch, folder):
@@ -374,10 +370,8 @@ def test_a_pdb_folder_that_cannot_be_written_is_refused_before_the_results_folde
         monkeypatch.setenv("LA_PDB_DIR", str(folder))
     else:
         argv += ["--pdb-dir", folder]
-    assert call(argv) == 2
-    err = capsys.readouterr().err
-    assert message in err and len(err.strip().splitlines()) == 1, err
-    assert not (tmp_path / "out").exists() and list((tmp_path / "read-only").iterdir()) == []
+    refused(suboptimality.main, argv, capsys, message, absent=tmp_path / "out")
+    assert list((tmp_path / "read-only").iterdir()) == []
 
 
 # --- the figures of Table 3 records ---------------------------------------------------------------
@@ -422,11 +416,10 @@ def test_a_smaller_test_budget_truncates_each_search_and_is_said_with_the_table(
     # from the networks' folder
     assert again["training"] == first["training"] and len(again["training"]) == 2
     (tmp_path / "first" / "run1" / "mean" / "unit.json").write_text("{not json")
-    assert call(["--domain", "24-pancake", "--quick", "--networks", tmp_path / "first",
-                 "--pdb-dir", pdb_folder, "--out", tmp_path / "third", "--jobs", "1"]) == 2
-    err = capsys.readouterr().err
-    assert "unit.json is damaged (not JSON" in err and len(err.strip().splitlines()) == 1
-    assert not (tmp_path / "third").exists()
+    refused(suboptimality.main, ["--domain", "24-pancake", "--quick", "--networks",
+                                 tmp_path / "first", "--pdb-dir", pdb_folder,
+                                 "--out", tmp_path / "third", "--jobs", "1"],
+            capsys, "unit.json is damaged (not JSON", absent=tmp_path / "third")
 
 
 @pytest.fixture
@@ -507,24 +500,14 @@ def test_la_plots_refuses_a_record_given_as_the_wrong_table(argv, message, pdb_f
                                                             tmp_path, monkeypatch, capsys):
     record = run_main("8-pancake", "gap", pdb_folder, tmp_path / "pancake", monkeypatch)
     (tmp_path / "elsewhere.json").write_text(json.dumps({**record, "domain": "../8-pancake"}))
-    capsys.readouterr()
     defaults = {"--efficiency": DATA / "efficiency_quick.json",
                 "--suboptimality": DATA / "suboptimality_quick.json"}
     argv = [a.format(pancake=tmp_path / "pancake" / "results.json",
                      elsewhere=tmp_path / "elsewhere.json")
             for a in argv]
     argv += [str(x) for key, value in defaults.items() if key not in argv for x in (key, value)]
-    assert call_plots(argv + ["--out", str(tmp_path / "figures")]) == 2
-    err = capsys.readouterr().err
-    assert message in err and len(err.strip().splitlines()) == 1
-    assert not (tmp_path / "figures").exists()
-
-
-def call_plots(argv):
-    try:
-        return cli.run(plots.main, argv)
-    except SystemExit as exit:
-        return exit.code
+    refused(plots.main, argv + ["--out", tmp_path / "figures"], capsys, message,
+            absent=tmp_path / "figures")
 
 
 @pytest.mark.slow
