@@ -317,8 +317,9 @@ def test_a_rounds_progress_file_of_an_earlier_round_is_ignored_and_a_wrong_one_r
     path.rename(folder / path.name)
     (tmp_path / "experiment.json").write_text(json.dumps({"settings": {"config": {}},
                                                           "command": "a test"}))
-    with pytest.raises(ValueError, match=r"boot\.round\.npz: not a readable \.npz archive .*; delete it to redo only "
-                                         r"Boot's round under way, then --resume again") as found:
+    with pytest.raises(ValueError, match=r"boot\.round\.npz: not a readable \.npz archive .*; "
+                                         r"delete it to redo only Boot's round under way, then "
+                                         r"--resume again") as found:
         check_folder(tmp_path)
     assert "\n" not in str(found.value) and (folder / path.name).exists()
     (folder / path.name).unlink()
