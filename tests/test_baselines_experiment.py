@@ -18,7 +18,7 @@ from la.domains.pancake import Pancake
 from la.domains.sliding_tile import SlidingTile
 from la.domains.uniform import uniform_states
 from la.experiments import baselines, table1
-from la.experiments.merge_check import unit_shape
+from la.experiments.unit_shapes import unit_shape
 from la.experiments.suboptimality_table import format_table, table
 from la.features import OneHot
 from la.heuristics.classical import Gap

@@ -15,7 +15,7 @@ from la.experiments.baselines import BaselinesConfig
 from la.experiments.confidence_config import QUICK as CONFIDENCE
 from la.experiments.confidence_table import summarize as coverage_summary
 from la.experiments.ground_truth_config import QUICK as GROUND_TRUTH, with_arm
-from la.experiments.merge_check import unit_shape
+from la.experiments.unit_shapes import unit_shape
 from la.experiments.suboptimality_table import summarize
 from la.experiments.table1 import QUICK as TABLE1
 from la.io import write_json

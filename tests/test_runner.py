@@ -328,10 +328,10 @@ _SEARCHED = {"id": 1, "optimal": 50, "solved": True, "cost": 52, "generated": 10
 def test_a_resume_checks_each_unit_against_what_its_kind_must_hold(experiment, unit, result,
                                                                    missing, tmp_path):
     """The suboptimality and confidence experiments' units are of several kinds
-    (`merge_check.unit_shape`): a unit whose unit.json lacks what its tables read is refused before
+    (`unit_shapes.unit_shape`): a unit whose unit.json lacks what its tables read is refused before
     the resume starts, naming file and key."""
     from functools import partial
-    from la.experiments.merge_check import unit_shape
+    from la.experiments.unit_shapes import unit_shape
     write_json(tmp_path / "experiment.json",
                {"settings": {"config": {}}, "command": "python -m la.experiments.x"})
     records = {"records": [{**_SEARCHED, "expanded": 5, "status": "solved"}], "coverage": 100.0,

@@ -29,11 +29,14 @@ this folder.
                                               bounded_units.py, bounded_table.py)
     python -m la.experiments.diagnostics      σ_e against walk distance, where calibration is lost
     python -m la.experiments.merge            runs made apart, joined into one record
-                                              (merge_check.py checks the folders first)
+                                              (merge_check.py checks the folders first;
+                                              unit_shapes.py, what --resume keeps of a unit)
     python -m la.experiments.label_audit      how far from optimal the labels of a run's training
                                               plans were
     python -m la.experiments.table1_gap       Table 1's gap (figures/table1-gap/) seed by seed, each
                                               arm against the control
+    python -m la.experiments.table2           GTP against each LengthInc, paired
+                                              by run (paired.py, shared with table1_gap)
 
 What LearnHeuristicPrac's settings are on each domain of the paper (§5) is `la.config.DOMAINS`.
 """

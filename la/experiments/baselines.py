@@ -227,7 +227,7 @@ def train_unit(spec: dict, out: Path, verbose: bool) -> dict:
 def unit_shape(bcfg: BaselinesConfig, cfg, unit: str):
     """What run r's baseline unit ("run2/boot", "run2/optimal4", "run2/conformal") of a run with
     configuration `cfg` holds (`train_unit`, `conformal_unit`), checked before a resume
-    (`la.experiments.merge_check.unit_shape`): its own run and network, Boot's rounds and examples
+    (`la.experiments.unit_shapes.unit_shape`): its own run and network, Boot's rounds and examples
     within its caps, the optimal-plan network's records (as set, else at most the α buffer's) and
     steps within its budget, a conformal row per α of the configuration with shares in 0..1."""
     run, last = Is(int(unit.split("/")[0].removeprefix("run"))), unit.rsplit("/", 1)[-1]

@@ -72,7 +72,7 @@ from la.experiments.confidence_config import CONFIGS, QUICK, SIGMA_NETWORKS
 from la.experiments.confidence_networks import fit_resumable, saved_units
 from la.experiments.confidence_search import (classical_heuristic, search_specs, search_unit,
                                                sigma_signal)
-from la.experiments.merge_check import unit_shape
+from la.experiments.unit_shapes import unit_shape
 from la.heller import fit_checkpoint
 from la.heller.classifier_fit import split_folds
 from la.heller.evaluators import NNEvaluator

@@ -44,7 +44,7 @@ from pathlib import Path
 
 from la.domains.names import make_domain
 from la.experiments import baselines, table3
-from la.experiments.merge_check import unit_shape
+from la.experiments.unit_shapes import unit_shape
 from la.runs.cli import (COUNT_MAX, Parser, count, existing_folder, first_paragraph, integer, names,
                          node_limit, pdb_folder, run)
 from la.experiments.trained import calibration_states, check_networks, load_pdbs, saved_training
